@@ -1,0 +1,40 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "hrvmon",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "hrvmon", targets: ["hrvmon"]),
+        .library(name: "HRV", targets: ["HRV"]),
+        .library(name: "HeartRateProtocol", targets: ["HeartRateProtocol"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Bytes of the GATT Heart Rate Service; no I/O, no clocks.
+        .target(name: "HeartRateProtocol"),
+        // RR maths: ring buffer, artifact correction, rolling metrics. No I/O.
+        .target(name: "HRV"),
+        // Seeded scenario simulator producing RR ticks with ground truth.
+        .target(name: "Simulation"),
+        // Reading recorded RR files (text, CSV) into intervals with line provenance.
+        .target(name: "Recordings", dependencies: ["HRV"]),
+        .executableTarget(
+            name: "hrvmon",
+            dependencies: [
+                "HRV", "HeartRateProtocol", "Simulation", "Recordings",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol"]),
+        .testTarget(
+            name: "HRVTests", dependencies: ["HRV", "Recordings", "Simulation"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "HRV"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
+        .testTarget(name: "CLITests", dependencies: ["hrvmon"]),
+    ]
+)
