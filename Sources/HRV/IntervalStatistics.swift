@@ -1,0 +1,77 @@
+/// Exact running sums over a set of RR intervals and their successive differences.
+///
+/// Everything is integer microticks, so adding and removing values in any order never drifts:
+/// a rolling window after a day of beats holds exactly the sums a recomputation would give.
+/// Squares go to Int128 because a microtick is small (a 1 s interval squared is ~1e18).
+public struct IntervalStatistics: Equatable, Sendable {
+    public private(set) var count = 0
+    public private(set) var differenceCount = 0
+    private var sum: Int64 = 0
+    private var sumOfSquares: Int128 = 0
+    private var sumOfSquaredDifferences: Int128 = 0
+    private var differencesAbove50ms = 0
+
+    /// |ΔRR| > 50 ms, compared exactly in microticks.
+    static let nn50Threshold: Int64 = 50 * RRInterval.microticksPerMillisecond
+
+    public init() {}
+
+    public init(_ intervals: some Sequence<RRInterval>) {
+        var previous: RRInterval?
+        for interval in intervals {
+            add(interval)
+            if let previous { addDifference(previous, interval) }
+            previous = interval
+        }
+    }
+
+    public mutating func add(_ interval: RRInterval) {
+        count += 1
+        sum += interval.microticks
+        sumOfSquares += Int128(interval.microticks) * Int128(interval.microticks)
+    }
+
+    public mutating func remove(_ interval: RRInterval) {
+        count -= 1
+        sum -= interval.microticks
+        sumOfSquares -= Int128(interval.microticks) * Int128(interval.microticks)
+    }
+
+    /// Adds the successive difference between two adjacent intervals.
+    public mutating func addDifference(_ earlier: RRInterval, _ later: RRInterval) {
+        let difference = later.microticks - earlier.microticks
+        differenceCount += 1
+        sumOfSquaredDifferences += Int128(difference) * Int128(difference)
+        if difference.magnitude > Self.nn50Threshold { differencesAbove50ms += 1 }
+    }
+
+    public mutating func removeDifference(_ earlier: RRInterval, _ later: RRInterval) {
+        let difference = later.microticks - earlier.microticks
+        differenceCount -= 1
+        sumOfSquaredDifferences -= Int128(difference) * Int128(difference)
+        if difference.magnitude > Self.nn50Threshold { differencesAbove50ms -= 1 }
+    }
+
+    /// The metrics, or nil for an empty set.
+    public var metrics: TimeDomainMetrics? {
+        guard count > 0 else { return nil }
+        let perMs = Double(RRInterval.microticksPerMillisecond)
+        let n = Int128(count)
+        let meanNN = Double(sum) / Double(count) / perMs
+        var sdnn: Double?
+        if count > 1 {
+            // n·Σx² − (Σx)² is exact; only the final division and root round.
+            let numerator = n * sumOfSquares - Int128(sum) * Int128(sum)
+            sdnn = (Double(numerator) / Double(n * (n - 1))).squareRoot() / perMs
+        }
+        var rmssd: Double?
+        var pnn50: Double?
+        if differenceCount > 0 {
+            rmssd = (Double(sumOfSquaredDifferences) / Double(differenceCount)).squareRoot() / perMs
+            pnn50 = 100 * Double(differencesAbove50ms) / Double(count)
+        }
+        return TimeDomainMetrics(
+            beats: count, differences: differenceCount, meanNN: meanNN, sdnn: sdnn, rmssd: rmssd,
+            pnn50: pnn50, meanHR: 60_000 / meanNN)
+    }
+}

@@ -1,0 +1,49 @@
+/// Metrics over the beats of the last `length` of the timeline, updated in O(1) amortised per beat.
+///
+/// A beat belongs to the window when its time is later than (newest beat time − length). The
+/// window only keeps the sequence range it covers; the beats live in the shared `BeatRing`.
+struct RollingWindow {
+    let length: Int64
+    private(set) var statistics = IntervalStatistics()
+    private(set) var correctedBeats = 0
+    /// Sequence numbers covered: `oldest ..< end`.
+    private(set) var oldest = 0
+    private(set) var end = 0
+
+    init(length: Int64) {
+        self.length = length
+    }
+
+    mutating func admit(_ sequence: Int, from ring: BeatRing) {
+        let beat = ring[sequence]
+        if beat.isUsable {
+            statistics.add(beat.interval)
+            if beat.isCorrected { correctedBeats += 1 }
+        }
+        if sequence > oldest {
+            let previous = ring[sequence - 1]
+            if beat.formsDifference(after: previous) {
+                statistics.addDifference(previous.interval, beat.interval)
+            }
+        }
+        end = sequence + 1
+        let cutoff = beat.time - length
+        while oldest < end, ring[oldest].time <= cutoff { evictOldest(from: ring) }
+    }
+
+    /// Drops the oldest beat, also when the ring is about to overwrite it.
+    mutating func evictOldest(from ring: BeatRing) {
+        let beat = ring[oldest]
+        if beat.isUsable {
+            statistics.remove(beat.interval)
+            if beat.isCorrected { correctedBeats -= 1 }
+        }
+        if oldest + 1 < end {
+            let next = ring[oldest + 1]
+            if next.formsDifference(after: beat) { statistics.removeDifference(beat.interval, next.interval) }
+        }
+        oldest += 1
+    }
+
+    var beatCount: Int { end - oldest }
+}

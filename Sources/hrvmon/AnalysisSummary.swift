@@ -1,0 +1,91 @@
+import HRV
+import Recordings
+
+/// Whole-recording result of `analyze`, and its text, JSON and CSV forms (the JSON keys are a
+/// documented contract).
+struct AnalysisSummary {
+    var source: String
+    var unit: RRUnit
+    var correction: ArtifactCorrector.Configuration?
+    var totals: RecordingTotals
+    var detections: ArtifactCounts
+    var metrics: TimeDomainMetrics?
+
+    init(source: String, recording: RRRecording, pipeline: HRVPipeline) {
+        self.source = source
+        unit = recording.unit
+        correction = pipeline.configuration.correction
+        totals = pipeline.recording
+        detections = pipeline.detections
+        metrics = totals.statistics.metrics
+    }
+
+    func rendered(as format: OutputFormat) -> String {
+        switch format {
+        case .json: json.serialized + "\n"
+        case .csv: csv
+        case .text: text
+        }
+    }
+
+    private var artifactsObject: JSONObject {
+        var artifacts = JSONObject()
+        for artifact in ArtifactClass.allCases { artifacts.add(artifact.rawValue, detections[artifact]) }
+        return artifacts
+    }
+
+    var json: JSONObject {
+        var object = JSONObject()
+        object.add("source", source)
+        object.add("beats", totals.beats)
+        object.add("raw_beats", totals.rawBeats)
+        object.add("duration_s", totals.durationSeconds)
+        object.add("mean_nn_ms", metrics?.meanNN)
+        object.add("sdnn_ms", metrics?.sdnn)
+        object.add("rmssd_ms", metrics?.rmssd)
+        object.add("ln_rmssd", metrics?.lnRMSSD)
+        object.add("pnn50_pct", metrics?.pnn50)
+        object.add("mean_hr_bpm", metrics?.meanHR)
+        object.add("artifacts", artifactsObject)
+        object.add("corrected_pct", totals.correctedPercent)
+        object.add("correction", correction == nil ? "none" : "kubios-causal")
+        return object
+    }
+
+    private static let csvColumns = [
+        "beats", "duration_s", "mean_nn_ms", "sdnn_ms", "rmssd_ms", "ln_rmssd", "pnn50_pct", "mean_hr_bpm",
+        "ectopic", "missed", "extra", "long_short", "implausible", "corrected_pct",
+    ]
+
+    var csv: String {
+        func cell(_ value: Double?) -> String { value.map { String($0) } ?? "" }
+        let row = [
+            String(totals.beats), cell(totals.durationSeconds), cell(metrics?.meanNN), cell(metrics?.sdnn),
+            cell(metrics?.rmssd), cell(metrics?.lnRMSSD), cell(metrics?.pnn50), cell(metrics?.meanHR),
+        ] + ArtifactClass.allCases.map { String(detections[$0]) } + [cell(totals.correctedPercent)]
+        return Self.csvColumns.joined(separator: ",") + "\n" + row.joined(separator: ",") + "\n"
+    }
+
+    var text: String {
+        func fixed(_ value: Double?, _ digits: Int, _ unit: String = "") -> String {
+            guard let value, value.isFinite else { return "n/a" }
+            return Formatting.fixed(value, digits: digits) + unit
+        }
+        var lines: [String] = []
+        lines.append("\(source): \(totals.rawBeats) RR intervals in \(unit.rawValue)")
+        lines.append("  Duration     \(Formatting.duration(totals.durationSeconds)) (\(totals.beats) beats)")
+        lines.append("  Mean HR      \(fixed(metrics?.meanHR, 1, " bpm"))  (60000 / Mean NN)")
+        lines.append("  Mean NN      \(fixed(metrics?.meanNN, 1, " ms"))")
+        lines.append("  SDNN         \(fixed(metrics?.sdnn, 1, " ms"))")
+        lines.append("  RMSSD        \(fixed(metrics?.rmssd, 1, " ms"))  (ln RMSSD \(fixed(metrics?.lnRMSSD, 2)))")
+        lines.append("  pNN50        \(fixed(metrics?.pnn50, 1, " %"))  (of all N intervals, as NeuroKit2)")
+        if correction != nil {
+            let counts = ArtifactClass.allCases.map { "\(detections[$0]) \($0.rawValue)" }
+            lines.append("  Artifacts    \(counts.joined(separator: ", "))")
+            lines.append("  Corrected    \(fixed(totals.correctedPercent, 1, " %")) of beats (causal Kubios method, look-ahead \(ArtifactCorrector.lookahead) beats)")
+        } else {
+            lines.append("  Correction   off: intervals analysed as given")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import HRV
+import Recordings
+
+struct Analyze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Analyse a recorded RR file with the same pipeline as live monitoring.",
+        discussion: """
+            FILE holds one RR interval per line (milliseconds unless --unit says otherwise; blank \
+            lines and # comments ignored), or CSV/TSV with a header column rr, rr_ms, rri, \
+            rr_s (seconds) or rr_1024 (1/1024 s). Use - for standard input.
+
+            Zero, negative or non-numeric values are errors (exit status 2, naming the line). \
+            Single values outside 200–3000 ms are physiologically impossible: they are kept in the \
+            timeline, counted as 'implausible' artifacts and left out of the metrics; with \
+            --no-correction every value is used as given.
+            """)
+
+    @Argument(help: "RR recording, or - for standard input.")
+    var file: String
+
+    @Option(help: "Output: text, json (one object; JSON Lines with --series) or csv.")
+    var format: OutputFormat = .text
+
+    @Option(help: "Unit of the values in a list file or plain rr column: ms, s or ticks (1/1024 s).")
+    var unit: RRUnit = .ms
+
+    @Flag(name: .customLong("no-correction"), help: "Analyse the intervals exactly as given, without artifact correction.")
+    var noCorrection = false
+
+    @Flag(help: "Print the rolling windows over time instead of the whole-recording summary.")
+    var series = false
+
+    @Option(help: "With --series: seconds between rows (0: a row per beat).")
+    var step: Double = 5
+
+    @Option(name: .customLong("rmssd-window"), help: "Rolling RMSSD window, seconds.")
+    var rmssdWindow: Double = 60
+
+    @Option(name: .customLong("sdnn-window"), help: "Rolling SDNN window, seconds.")
+    var sdnnWindow: Double = 300
+
+    func validate() throws {
+        guard rmssdWindow >= 5, rmssdWindow <= 3600 else { throw ValidationError("--rmssd-window must be 5–3600 seconds") }
+        guard sdnnWindow >= 5, sdnnWindow <= 3600 else { throw ValidationError("--sdnn-window must be 5–3600 seconds") }
+        guard step >= 0 else { throw ValidationError("--step must be 0 or more seconds") }
+    }
+
+    func run() throws {
+        let recording: RRRecording
+        do {
+            recording = try RRFileReader.read(try InputFile.read(file), source: file, unit: unit)
+        } catch {
+            throw badInput(error)
+        }
+        var configuration = HRVPipeline.Configuration()
+        configuration.rmssdWindow = rmssdWindow
+        configuration.sdnnWindow = sdnnWindow
+        if noCorrection { configuration.correction = nil }
+        var pipeline = HRVPipeline(configuration: configuration)
+
+        var output = FileStream.standardOutput
+        if series {
+            var writer = SeriesWriter(format: format, step: step)
+            writer.writeHeader(to: &output)
+            for interval in recording.intervals {
+                pipeline.append(interval) { writer.write($0, to: &output) }
+            }
+            pipeline.finish { writer.write($0, to: &output) }
+        } else {
+            for interval in recording.intervals { pipeline.append(interval) { _ in } }
+            pipeline.finish { _ in }
+            let summary = AnalysisSummary(source: file, recording: recording, pipeline: pipeline)
+            output.write(summary.rendered(as: format))
+        }
+        output.flush()
+    }
+}
+
+extension RRUnit: ExpressibleByArgument {}

@@ -1,0 +1,25 @@
+/// Number and duration formatting for terminal text, without Foundation.
+enum Formatting {
+    /// `value` rounded to `digits` decimals, always showing them.
+    static func fixed(_ value: Double, digits: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (value.magnitude * scale).rounded()
+        let whole = Int(scaled / scale)
+        let fraction = Int(scaled - Double(whole) * scale)
+        let sign = value < 0 && scaled > 0 ? "-" : ""
+        guard digits > 0 else { return sign + String(whole) }
+        let fractionText = String(fraction)
+        return sign + String(whole) + "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+    }
+
+    /// `1 h 02 min 05 s`, `5 min 00 s`, `42 s`.
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        let (hours, minutes, secs) = (total / 3600, total % 3600 / 60, total % 60)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+        if hours > 0 { return "\(hours) h \(two(minutes)) min \(two(secs)) s" }
+        if minutes > 0 { return "\(minutes) min \(two(secs)) s" }
+        return "\(secs) s"
+    }
+}

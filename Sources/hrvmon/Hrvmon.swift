@@ -1,0 +1,29 @@
+import ArgumentParser
+
+@main
+struct Hrvmon: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "hrvmon",
+        abstract: "Heart-rate variability and stress monitor for Bluetooth heart-rate straps.",
+        version: version,
+        subcommands: [Analyze.self, Simulate.self]
+    )
+
+    /// Usage errors and bad input both exit with status 2, the Unix convention scripts test for
+    /// (ArgumentParser's own default is 64).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileStream.printError(fullMessage(for: error))
+                exit(withError: ExitCode(2))
+            }
+            exit(withError: error)
+        }
+    }
+}

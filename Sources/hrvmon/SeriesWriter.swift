@@ -1,0 +1,74 @@
+import HRV
+
+/// Writes rolling-window rows (`analyze --series`): JSON Lines for `json`, CSV otherwise.
+///
+/// RMSSD, ln RMSSD, pNN50, HR and the corrected share come from the RMSSD window; SDNN from the
+/// SDNN window. A row is written for the first beat at or after each step boundary.
+struct SeriesWriter {
+    static let columns = [
+        "t_s", "rr_ms", "artifact", "hr_bpm", "rmssd_ms", "ln_rmssd", "pnn50_pct", "sdnn_ms",
+        "corrected_pct", "low_quality", "filled",
+    ]
+
+    let format: OutputFormat
+    let step: Double
+    private var nextRowTime = 0.0
+
+    init(format: OutputFormat, step: Double) {
+        self.format = format
+        self.step = step
+    }
+
+    func writeHeader(to output: inout FileStream) {
+        if format != .json { output.write(Self.columns.joined(separator: ",") + "\n") }
+    }
+
+    mutating func write(_ update: HRVUpdate, to output: inout FileStream) {
+        let time = update.beat.seconds
+        guard time >= nextRowTime else { return }
+        if step > 0 { nextRowTime = (time / step).rounded(.down) * step + step }
+        let short = update.rmssdWindow
+        let metrics = short.metrics
+        let values: [(String, Value)] = [
+            ("t_s", .number(time)),
+            ("rr_ms", .number(update.beat.interval.milliseconds)),
+            ("artifact", .text(update.beat.artifact?.rawValue)),
+            ("hr_bpm", .number(metrics?.meanHR)),
+            ("rmssd_ms", .number(metrics?.rmssd)),
+            ("ln_rmssd", .number(metrics?.lnRMSSD)),
+            ("pnn50_pct", .number(metrics?.pnn50)),
+            ("sdnn_ms", .number(update.sdnnWindow.metrics?.sdnn)),
+            ("corrected_pct", .number(100 * short.correctedShare)),
+            ("low_quality", .flag(short.isLowQuality || update.sdnnWindow.isLowQuality)),
+            ("filled", .flag(short.isFilled)),
+        ]
+        if format == .json {
+            var object = JSONObject()
+            object.add("type", "window")
+            for (name, value) in values {
+                switch value {
+                case .number(let number): object.add(name, number)
+                case .text(let text): object.add(name, text)
+                case .flag(let flag): object.add(name, flag)
+                }
+            }
+            output.write(object.serialized + "\n")
+        } else {
+            output.write(values.map { $0.1.csv }.joined(separator: ",") + "\n")
+        }
+    }
+
+    private enum Value {
+        case number(Double?)
+        case text(String?)
+        case flag(Bool)
+
+        var csv: String {
+            switch self {
+            case .number(let number): number.map { $0.isFinite ? String($0) : "" } ?? ""
+            case .text(let text): text ?? ""
+            case .flag(let flag): flag ? "1" : "0"
+            }
+        }
+    }
+}
