@@ -1,0 +1,92 @@
+import HRV
+import Simulation
+import Testing
+
+/// Incremental rolling metrics equal a from-scratch recomputation, beat by beat.
+@Suite struct RollingWindowTests {
+    /// Random RR with occasional gaps in plausibility, wide jumps and long runs.
+    static func randomIntervals(count: Int, seed: UInt64) -> [RRInterval] {
+        var generator = SeededGenerator(seed: seed)
+        var current: Int64 = 850
+        return (0..<count).map { _ in
+            current += Int64.random(in: -60...60, using: &generator)
+            current = min(max(current, 300), 1600)
+            let jitter = Int64.random(in: 0..<RRInterval.microticksPerMillisecond, using: &generator)
+            return RRInterval(microticks: current * RRInterval.microticksPerMillisecond + jitter)
+        }
+    }
+
+    /// What a window ending at `index` must hold: beats later than (time − length).
+    static func recomputed(_ intervals: [RRInterval], times: [Int64], index: Int, length: Int64) -> IntervalStatistics {
+        var start = index
+        while start > 0, times[start - 1] > times[index] - length { start -= 1 }
+        return IntervalStatistics(intervals[start...index])
+    }
+
+    @Test(arguments: [(UInt64(1), 60.0, 300.0), (2, 30, 120), (3, 10, 17.5)])
+    func incrementalEqualsRecomputed(seed: UInt64, rmssdWindow: Double, sdnnWindow: Double) {
+        let intervals = Self.randomIntervals(count: 20_000, seed: seed)
+        var configuration = HRVPipeline.Configuration()
+        configuration.correction = nil
+        configuration.rmssdWindow = rmssdWindow
+        configuration.sdnnWindow = sdnnWindow
+        let updates = process(intervals, configuration: configuration).updates
+        var times: [Int64] = []
+        var elapsed: Int64 = 0
+        for interval in intervals {
+            elapsed += interval.microticks
+            times.append(elapsed)
+        }
+        #expect(updates.count == intervals.count)
+        var mismatches = 0
+        for (index, update) in updates.enumerated() {
+            let short = Self.recomputed(intervals, times: times, index: index, length: Int64(rmssdWindow * 1_024_000_000))
+            let long = Self.recomputed(intervals, times: times, index: index, length: Int64(sdnnWindow * 1_024_000_000))
+            if update.rmssdWindow.metrics != short.metrics || update.sdnnWindow.metrics != long.metrics { mismatches += 1 }
+        }
+        #expect(mismatches == 0)
+    }
+
+    /// The exact integer formulas agree with the textbook floating-point definitions.
+    @Test func exactFormulasMatchDefinitions() {
+        let intervals = Self.randomIntervals(count: 5_000, seed: 9)
+        let metrics = IntervalStatistics(intervals).metrics!
+        let ms = intervals.map(\.milliseconds)
+        let mean = ms.reduce(0, +) / Double(ms.count)
+        let sdnn = (ms.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(ms.count - 1)).squareRoot()
+        let differences = zip(ms.dropFirst(), ms).map { $0 - $1 }
+        let rmssd = (differences.map { $0 * $0 }.reduce(0, +) / Double(differences.count)).squareRoot()
+        let pnn50 = 100 * Double(differences.filter { abs($0) > 50 }.count) / Double(ms.count)
+        #expect(relativeError(metrics.meanNN, mean) < 1e-12)
+        #expect(relativeError(metrics.sdnn, sdnn) < 1e-9)
+        #expect(relativeError(metrics.rmssd, rmssd) < 1e-9)
+        #expect(relativeError(metrics.pnn50, pnn50) < 1e-12)
+    }
+
+    /// A run of beats too fast for the ring shortens the window instead of growing memory, and the
+    /// sums stay those of the beats still held.
+    @Test func ringOverflowShortensWindow() {
+        var configuration = HRVPipeline.Configuration()
+        configuration.correction = nil
+        configuration.rmssdWindow = 10
+        configuration.sdnnWindow = 20  // ring: 20 s × 5 beats/s + 16 → 128 beats
+        let intervals = (0..<1_000).map { RRInterval(milliseconds: 100 + $0 % 7) }
+        let updates = process(intervals, configuration: configuration).updates
+        let last = updates.last!
+        let held = last.sdnnWindow.metrics!.beats
+        #expect(held < 200)  // 20 s of 100 ms beats would be 200
+        #expect(last.sdnnWindow.metrics == IntervalStatistics(intervals.suffix(held)).metrics)
+    }
+
+    @Test func windowReportsFillAndCorrectedShare() {
+        var configuration = HRVPipeline.Configuration()
+        configuration.rmssdWindow = 60
+        let intervals = Array(repeating: RRInterval(milliseconds: 1000), count: 120)
+        let updates = process(intervals, configuration: configuration).updates
+        #expect(updates[58].rmssdWindow.isFilled == false)
+        #expect(updates[60].rmssdWindow.isFilled == true)
+        #expect(updates.allSatisfy { $0.rmssdWindow.correctedShare == 0 && !$0.rmssdWindow.isLowQuality })
+        #expect(updates[100].rmssdWindow.metrics?.beats == 60)
+        #expect(updates[100].rmssdWindow.metrics?.rmssd == 0)
+    }
+}

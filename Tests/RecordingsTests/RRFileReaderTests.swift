@@ -1,0 +1,129 @@
+import HRV
+import Testing
+
+@testable import Recordings
+
+@Suite struct RRFileReaderTests {
+    func read(_ text: String, unit: RRUnit = .ms) throws(RecordingError) -> RRRecording {
+        try RRFileReader.read(Array(text.utf8), source: "test.txt", unit: unit)
+    }
+
+    func error(_ text: String, unit: RRUnit = .ms) -> RecordingError? {
+        do {
+            _ = try read(text, unit: unit)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func listWithCommentsBlankLinesAndCRLF() throws {
+        let recording = try read("# Polar export\r\n812\r\n\r\n  790.5 \r\n# note\n801\n")
+        #expect(recording.intervals == [
+            RRInterval(milliseconds: 812), RRInterval(microticks: 790_500 * 1024), RRInterval(milliseconds: 801),
+        ])
+        #expect(recording.lines == [2, 4, 6])
+        #expect(recording.layout == .list)
+    }
+
+    @Test func csvColumnsByName() throws {
+        let csv = try read("time,RR,quality\n0.8,800,good\n1.6,\"810\",good\n")
+        #expect(csv.intervals == [RRInterval(milliseconds: 800), RRInterval(milliseconds: 810)])
+        #expect(csv.layout == .csv(column: "RR"))
+        let semicolon = try read("rr_ms;x\n800;1\n")
+        #expect(semicolon.intervals == [RRInterval(milliseconds: 800)])
+        let ticks = try read("t\trr_1024\n0\t1024\n")
+        #expect(ticks.intervals == [RRInterval(ticks: 1024)])
+        #expect(ticks.unit == .ticks)
+        let seconds = try read("rr_s\n0.8125\n")
+        #expect(seconds.intervals == [RRInterval(microticks: 812_500 * 1024)])
+    }
+
+    @Test func unitsAreExact() throws {
+        #expect(try read("781.25\n").intervals == [RRInterval(ticks: 800)])
+        #expect(try read("800\n", unit: .ticks).intervals == [RRInterval(ticks: 800)])
+        #expect(try read("0.78125\n", unit: .s).intervals == [RRInterval(ticks: 800)])
+        // numpy.savetxt's default format
+        #expect(try read("8.125000000000000000e+02\n").intervals == [RRInterval(microticks: 812_500 * 1024)])
+        // Below a microtick: rounded to the nearest.
+        #expect(try read("800.0000001\n").intervals == [RRInterval(milliseconds: 800)])
+    }
+
+    @Test func malformedValuesNameTheLine() {
+        #expect(error("800\nabc\n")?.line == 2)
+        #expect(error("800\nabc\n")?.problem == "'abc' is not a number")
+        #expect(error("800\n0\n")?.line == 2)
+        #expect(error("800\n-5\n")?.problem == "RR interval '-5' is not positive")
+        #expect(error("800\n12.5.1\n")?.line == 2)
+        #expect(error("800\n1e\n")?.line == 2)
+        #expect(error("800 810\n")?.line == 1)
+        #expect(error("rr,x\n800,1\n810\n")?.problem == "expected 2 fields, found 1")
+    }
+
+    @Test func missingColumnListsWhatWasFound() throws {
+        let found = try #require(error("time,hr\n1,60\n"))
+        #expect(found.line == 1)
+        #expect(found.problem == "no RR column in the header (found: time, hr)")
+    }
+
+    @Test func emptyInput() {
+        #expect(error("# nothing\n\n")?.problem == "no RR intervals found")
+        #expect(error("")?.line == nil)
+    }
+
+    @Test func secondsGivenAsMillisecondsGetAHint() throws {
+        let found = try #require(error("0.8\n0.81\n0.79\n"))
+        #expect(found.hint == "values around 0.8 look like seconds: pass --unit s")
+        #expect(found.description.hasPrefix("test.txt: the median RR interval would be 0.8 ms"))
+    }
+
+    @Test func singleImplausibleValueIsNotAnError() throws {
+        // Flagged later by the corrector as `implausible`, not rejected here.
+        #expect(try read("800\n5000\n810\n").intervals.count == 3)
+    }
+
+    @Test func utf8ByteOrderMark() throws {
+        #expect(try read("\u{FEFF}rr\n800\n").intervals == [RRInterval(milliseconds: 800)])
+    }
+}
+
+@Suite struct DecimalParserTests {
+    func parse(_ text: String, scale: Int64 = 1_024_000) -> DecimalParser.Outcome {
+        DecimalParser.parse(ArraySlice(text.utf8), scale: scale)
+    }
+
+    @Test func exactAndRounded() {
+        #expect(parse("812") == .value(812 * 1_024_000))
+        #expect(parse("+812.") == .value(812 * 1_024_000))
+        #expect(parse(".5") == .value(512_000))
+        #expect(parse("-1.5") == .value(-1_536_000))
+        #expect(parse("1E3", scale: 1) == .value(1000))
+        #expect(parse("2.5e-1", scale: 10) == .value(3))  // 2.5 rounds half up
+        #expect(parse("1e-400", scale: 1) == .value(0))
+        #expect(parse("00000000000000000000000000000000000000000001", scale: 1) == .value(1))
+    }
+
+    @Test func rejects() {
+        for text in ["", "-", ".", "e5", "1e", "1e+", "1.2.3", "12a", "0x10", "nan", "inf", "1 2"] {
+            #expect(parse(text) == .notANumber, "\(text)")
+        }
+        #expect(parse("1e30") == .tooLarge)
+        #expect(parse("99999999999999999999") == .tooLarge)
+    }
+
+    @Test func neverTrapsOnArbitraryBytes() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let alphabet = Array("0123456789.eE+-x ".utf8)
+        for _ in 0..<50_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let length = Int(state >> 59)
+            var bytes: [UInt8] = []
+            var bits = state
+            for _ in 0..<length {
+                bits = bits &* 6_364_136_223_846_793_005 &+ 1
+                bytes.append(alphabet[Int(bits >> 58) % alphabet.count])
+            }
+            _ = DecimalParser.parse(ArraySlice(bytes), scale: 1_024_000_000)
+        }
+    }
+}
