@@ -5,9 +5,10 @@
 /// `lookahead` (3) later beats have arrived — the rules need the next two successive differences,
 /// and a long/short beat may pull in its successor — so output lags input by exactly 3 beats.
 /// The windows are trailing instead of centred: the 91-value quartile-deviation windows end at the
-/// newest arrival, and the 11-beat median spans beats i−7…i+3. Thresholds come from the raw
-/// stream (as in the reference's first pass); the rules see the already corrected predecessors, so
-/// one premature beat is not flagged twice.
+/// newest arrival, and the 11-beat median spans beats i−7…i+3. Thresholds and rules see the
+/// measured values (as the reference's first pass does), so a doubtful correction does not
+/// cascade into its neighbours; a beat already reshaped by its predecessor's correction is not
+/// classified again.
 ///
 /// Every correction keeps the timeline: an ectopic or long/short beat is moved to the midpoint of
 /// its neighbours (two intervals become their mean), a missed beat splits an interval in two, an
@@ -29,7 +30,7 @@ public struct ArtifactCorrector {
         public var minimumThresholdMilliseconds = 10.0
         /// Intervals outside this range (20–300 bpm) cannot be one heartbeat: they are passed on as
         /// `implausible` and break the sequence instead of being corrected.
-        public var plausibleRange = RRInterval(milliseconds: 200)...RRInterval(milliseconds: 3000)
+        public var plausibleRange = RRInterval(milliseconds: 100)...RRInterval(milliseconds: 4000)
 
         public init() {}
     }
@@ -38,7 +39,10 @@ public struct ArtifactCorrector {
     public static let lookahead = 3
 
     private struct Pending {
+        /// Current value, corrected when a neighbour's correction moved its beat.
         var value: Int64
+        /// As measured (merged or split only by extra/missed corrections): what classification sees.
+        var raw: Int64
         var artifact: ArtifactClass?
         /// Pulled in by its predecessor's long/short test: only the long/short rules apply to it.
         var longShortCandidate = false
@@ -47,7 +51,7 @@ public struct ArtifactCorrector {
     public let configuration: Configuration
     public private(set) var detections = ArtifactCounts()
     private var pending: [Pending] = []
-    /// The last two emitted (final) intervals, newest first.
+    /// Measured values of the last two emitted intervals, newest first.
     private var previous: Int64?
     private var beforePrevious: Int64?
     /// Last raw arrival, for the raw successive differences behind threshold 1.
@@ -75,7 +79,7 @@ public struct ArtifactCorrector {
         if let lastArrival { differenceSpread.push(Self.milliseconds(abs(value - lastArrival))) }
         lastArrival = value
         recentIntervals.push(Self.milliseconds(value))
-        pending.append(Pending(value: value))
+        pending.append(Pending(value: value, raw: value))
         while pending.count > Self.lookahead { classifyAndEmitHead(emit: emit) }
     }
 
@@ -102,19 +106,21 @@ public struct ArtifactCorrector {
     /// Figure 1 of Lipponen & Tarvainen 2019, on the head of `pending`.
     private mutating func classifyHead() -> ArtifactClass? {
         let c = configuration
-        let rr0 = Self.milliseconds(pending[0].value)
+        let rr0 = Self.milliseconds(pending[0].raw)
         // Deviation from the local median; longer-than-median counts half (as the reference).
         let median = recentIntervals.quantile(0.5) ?? rr0
         var deviation = rr0 - median
         if deviation < 0 { deviation *= 2 }
         deviationSpread.push(abs(deviation))
-        guard let previous, pending.count >= 3 else { return nil }
+        // A beat whose interval was just reshaped by its predecessor's correction is settled: its
+        // measured difference still shows the artifact that was fixed.
+        guard let previous, pending.count >= 3, pending[0].artifact == nil else { return nil }
 
         let floor = c.minimumThresholdMilliseconds
         let threshold1 = max(c.alpha * Self.quartileDeviation(differenceSpread), floor)
         let threshold2 = max(c.alpha * Self.quartileDeviation(deviationSpread), floor)
-        let rr1 = Self.milliseconds(pending[1].value)
-        let rr2 = Self.milliseconds(pending[2].value)
+        let rr1 = Self.milliseconds(pending[1].raw)
+        let rr2 = Self.milliseconds(pending[2].raw)
         let before = Self.milliseconds(previous)
         // Successive differences around the head, normalised by threshold 1.
         let d0 = (rr0 - before) / threshold1
@@ -125,6 +131,13 @@ public struct ArtifactCorrector {
 
         let candidate = pending[0].longShortCandidate
         if !candidate {
+            // The reference's ectopic test fires on the interval after a premature (or late)
+            // beat: short-then-long around the beat between them. The misplaced beat is this
+            // one, so the test is applied one beat ahead and the beat is moved here.
+            let s12Next = d1 > 0 ? max(d0, d2) : min(d0, d2)
+            if (d1 > 1 && s12Next < -c.c1 * d1 - c.c2) || (d1 < -1 && s12Next > -c.c1 * d1 + c.c2) {
+                return .ectopic
+            }
             guard abs(d0) > 1 else { return nil }
             let s12 = d0 > 0 ? max(dBefore, d1) : min(dBefore, d1)
             if (d0 > 1 && s12 < -c.c1 * d0 - c.c2) || (d0 < -1 && s12 > -c.c1 * d0 + c.c2) {
@@ -154,12 +167,14 @@ public struct ArtifactCorrector {
         case .missed:
             let whole = pending[0].value
             pending[0].value = whole / 2
+            pending[0].raw = whole / 2
             pending[0].artifact = .missed
             emitHead(emit: emit)
-            pending.insert(Pending(value: whole - whole / 2, artifact: .missed), at: 0)
+            pending.insert(Pending(value: whole - whole / 2, raw: whole - whole / 2, artifact: .missed), at: 0)
             emitHead(emit: emit)
         case .extra:
             pending[0].value += pending[1].value
+            pending[0].raw += pending[1].raw
             pending[0].artifact = .extra
             pending.remove(at: 1)
             emitHead(emit: emit)
@@ -171,7 +186,7 @@ public struct ArtifactCorrector {
     private mutating func emitHead(emit: (CorrectedInterval) -> Void) {
         let head = pending.removeFirst()
         beforePrevious = previous
-        previous = head.value
+        previous = head.raw
         emit(CorrectedInterval(interval: RRInterval(microticks: head.value), artifact: head.artifact))
     }
 

@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a kind of segment distributes its beat-to-beat variability, and how
+/// fast the body moves toward it.
+struct KindProfile {
+    /// Share of the target RMSSD² carried by respiratory sinus arrhythmia.
+    var rsaShare: Double
+    /// Mayer-wave (~0.1 Hz baroreflex) RR amplitude as a multiple of target RMSSD.
+    var mayerFactor: Double
+    /// Standard deviation of the slow heart-rate wander (bpm).
+    var slowSD: Double
+    /// Relative breath-to-breath variability of the respiratory frequency.
+    var breathCV: Double
+    /// Time constant (s) with which base HR approaches this segment's target.
+    var hrTau: Double
+    /// Time constant (s) with which HRV amplitudes approach this segment's targets.
+    var ampTau: Double
+
+    static func of(_ kind: SegmentKind) -> KindProfile {
+        switch kind {
+        case .rest:
+            KindProfile(rsaShare: 0.72, mayerFactor: 0.40, slowSD: 1.5, breathCV: 0.10, hrTau: 25, ampTau: 25)
+        case .stress:
+            // Vagal withdrawal: little RSA, relatively more LF (sympathetic).
+            KindProfile(rsaShare: 0.45, mayerFactor: 0.90, slowSD: 1.5, breathCV: 0.08, hrTau: 20, ampTau: 25)
+        case .breathing:
+            // Paced 0.1 Hz breathing entrains the baroreflex: RSA dominates.
+            KindProfile(rsaShare: 0.95, mayerFactor: 0.05, slowSD: 1.0, breathCV: 0.015, hrTau: 20, ampTau: 20)
+        case .activity:
+            KindProfile(rsaShare: 0.35, mayerFactor: 0.40, slowSD: 2.0, breathCV: 0.06, hrTau: 20, ampTau: 20)
+        case .recovery:
+            KindProfile(rsaShare: 0.70, mayerFactor: 0.40, slowSD: 1.5, breathCV: 0.10, hrTau: 30, ampTau: 30)
+        }
+    }
+}
+
+enum Physiology {
+    /// One 1/1024 s tick, in seconds.
+    static let tick = 1.0 / 1024.0
+    /// Mean Mayer-wave frequency (Hz).
+    static let mayerFrequency = 0.1
+    /// Correlation time (s) of the slow heart-rate wander.
+    static let slowTau = 40.0
+    /// Correlation time (s) of the breath-to-breath frequency variability.
+    static let breathTau = 6.0
+    /// Correlation time (s) and relative SD of the Mayer-wave frequency wander.
+    static let mayerTau = 20.0
+    static let mayerCV = 0.08
+    /// Time constant (s) with which HRV amplitudes fall (vagal withdrawal);
+    /// they rise with the segment's slower `ampTau`.
+    static let withdrawalTau = 12.0
+    /// Time constant (s) of the breathing-rate lag between segments.
+    static let breathRateTau = 8.0
+    /// Instantaneous heart rate is kept within these bounds (bpm).
+    static let minHR = 20.0
+    static let maxHR = 300.0
+}
+
+/// Steady-state modulation amplitudes of one segment, in the RR domain.
+///
+/// The calibration inverts the successive-difference variance of each
+/// component sampled once per beat (period T = 60/HR):
+///
+/// - sinusoid of RR amplitude A at frequency f: RMSSD² = 2·A²·sin²(π f T)
+/// - white RR jitter of SD σ: RMSSD² = 2σ²
+/// - AR(1) wander of SD s and correlation time τ: RMSSD² = 2s²(1 − e^(−T/τ))
+/// - beat-time quantisation to 1/1024 s: RMSSD² ≈ 6·tick²/12
+///
+/// and the components add in variance. IPFM averages the rate over each
+/// interval, which attenuates a sinusoid by sinc(π f T); the HR-domain
+/// amplitude is divided by that factor so the RR amplitude lands on target.
+struct Calibration: Equatable {
+    var heartRate: Double        // bpm
+    var period: Double { 60 / heartRate }  // s
+    var breathHz: Double         // Hz
+    var rsaRR: Double            // s, RR amplitude of RSA
+    var mayerRR: Double          // s, RR amplitude of the Mayer wave
+    var jitterRR: Double         // s, SD of white RR jitter
+    var slowSD: Double           // bpm, SD of slow HR wander
+    var breathCV: Double
+
+    init(segment: Segment) {
+        let p = KindProfile.of(segment.kind)
+        let hr = min(max(segment.heartRate, Physiology.minHR), Physiology.maxHR)
+        let T = 60 / hr
+        let r = max(segment.rmssd, 0) / 1000
+        let r2 = r * r
+        let f = max(segment.breathingRate, 0.5) / 60
+        heartRate = hr
+        breathHz = f
+        breathCV = p.breathCV
+
+        let quant = 0.5 * Physiology.tick * Physiology.tick
+        var mayer = p.mayerFactor * r
+        var slow = p.slowSD
+        let sm = sin(Double.pi * Physiology.mayerFrequency * T)
+        let slowRR = 60 / (hr * hr)  // s of RR per bpm
+        let ouShare = 2 * (1 - exp(-T / Physiology.slowTau))
+        var cMayer = 2 * mayer * mayer * sm * sm
+        var cSlow = ouShare * (slow * slowRR) * (slow * slowRR)
+        // Leave at least 3 % of the variance to beat-to-beat jitter.
+        let room = max(0, (1 - p.rsaShare - 0.03) * r2)
+        if cMayer + cSlow > room {
+            let k = (room / (cMayer + cSlow)).squareRoot()
+            mayer *= k; slow *= k
+            cMayer *= k * k; cSlow *= k * k
+        }
+        let sr = max(abs(sin(Double.pi * f * T)), 0.25)
+        let rsa = min((p.rsaShare * r2 / 2).squareRoot() / sr, 0.3 * T)
+        let cRSA = 2 * rsa * rsa * sr * sr
+        let rest = max(r2 - cRSA - cMayer - cSlow - quant, 0.02 * r2)
+        rsaRR = rsa
+        mayerRR = mayer
+        slowSD = slow
+        jitterRR = (rest / 2).squareRoot()
+    }
+}
+
+/// Normal deviates from a `SeededGenerator` (Box–Muller, both values used).
+struct GaussianSource {
+    var rng: SeededGenerator
+    private var spare: Double = 0
+    private var hasSpare = false
+
+    init(seed: UInt64) { rng = SeededGenerator(seed: seed) }
+
+    mutating func next() -> Double {
+        if hasSpare {
+            hasSpare = false
+            return spare
+        }
+        let u1 = 1 - rng.nextUnit()  // (0, 1]
+        let u2 = rng.nextUnit()
+        let radius = (-2 * log(u1)).squareRoot()
+        let angle = 2 * Double.pi * u2
+        spare = radius * sin(angle)
+        hasSpare = true
+        return radius * cos(angle)
+    }
+
+    mutating func uniform() -> Double { rng.nextUnit() }
+}

@@ -1,0 +1,194 @@
+/// The physiological state simulated during one segment of a scenario.
+public enum SegmentKind: String, Sendable, CaseIterable {
+    /// Seated rest: ~62 bpm, high vagal HRV, spontaneous breathing ~13/min with RSA.
+    case rest
+    /// Mental stress: HR raised ~+18 bpm, RMSSD strongly reduced, breathing ~18/min.
+    case stress
+    /// Paced resonance breathing (default 6/min): HR near rest, very large RSA.
+    case breathing
+    /// Physical exercise: HR ~135 bpm, RMSSD very low, breathing ~28/min.
+    case activity
+    /// Recovery: rest-like targets; HR decays toward them with a slower lag.
+    case recovery
+
+    /// Default target heart rate (bpm) of a segment of this kind.
+    public var defaultHeartRate: Double {
+        switch self {
+        case .rest: 62
+        case .stress: 80
+        case .breathing: 64
+        case .activity: 135
+        case .recovery: 65
+        }
+    }
+
+    /// Default target RMSSD (ms) of a segment of this kind.
+    public var defaultRMSSD: Double {
+        switch self {
+        case .rest: 45
+        case .stress: 18
+        case .breathing: 75
+        case .activity: 7
+        case .recovery: 38
+        }
+    }
+
+    /// Default breathing rate (breaths per minute) of a segment of this kind.
+    public var defaultBreathingRate: Double {
+        switch self {
+        case .rest: 13
+        case .stress: 18
+        case .breathing: 6
+        case .activity: 28
+        case .recovery: 14
+        }
+    }
+}
+
+/// One stretch of a scenario: a physiological state held for `duration` seconds.
+///
+/// `heartRate`, `rmssd` and `breathingRate` are the *steady-state* targets; the
+/// simulator approaches them with first-order lags, so the first ~1–2 minutes
+/// of a segment are a transition from the previous one.
+public struct Segment: Sendable, Equatable {
+    public var kind: SegmentKind
+    /// Seconds.
+    public var duration: Double
+    /// Target mean heart rate, bpm.
+    public var heartRate: Double
+    /// Target RMSSD level, ms.
+    public var rmssd: Double
+    /// Breathing rate, breaths per minute.
+    public var breathingRate: Double
+
+    /// Creates a segment; omitted targets take the defaults of `kind`
+    /// (see ``SegmentKind/defaultHeartRate`` and friends).
+    public init(
+        kind: SegmentKind,
+        duration: Double,
+        heartRate: Double? = nil,
+        rmssd: Double? = nil,
+        breathingRate: Double? = nil
+    ) {
+        self.kind = kind
+        self.duration = duration
+        self.heartRate = heartRate ?? kind.defaultHeartRate
+        self.rmssd = rmssd ?? kind.defaultRMSSD
+        self.breathingRate = breathingRate ?? kind.defaultBreathingRate
+    }
+}
+
+/// A sequence of segments plus the artifacts to inject into the RR stream.
+///
+/// Scenarios can be built in code, taken from ``presets``, or parsed from the
+/// textual grammar documented at ``init(parsing:)``.
+public struct Scenario: Sendable, Equatable {
+    public var segments: [Segment]
+    /// Mean rate of ectopic (premature) beats per minute, placed as a Poisson
+    /// process from the simulator's seed. Default 0.
+    public var ectopicPerMinute: Double
+    /// Number of missed beats (the strap misses an R wave, two RRs merge),
+    /// placed deterministically from the seed. Default 0.
+    public var missedBeats: Int
+    /// Number of extra beats (a spurious detection splits one RR in two),
+    /// placed deterministically from the seed. Default 0.
+    public var extraBeats: Int
+    /// Explicit ectopic beat times, seconds from the start (in addition to
+    /// ``ectopicPerMinute``). The first sinus beat at or after each time is
+    /// replaced by a premature beat. Default empty.
+    public var ectopicTimes: [Double]
+
+    public init(
+        segments: [Segment],
+        ectopicPerMinute: Double = 0,
+        missedBeats: Int = 0,
+        extraBeats: Int = 0,
+        ectopicTimes: [Double] = []
+    ) {
+        self.segments = segments
+        self.ectopicPerMinute = ectopicPerMinute
+        self.missedBeats = missedBeats
+        self.extraBeats = extraBeats
+        self.ectopicTimes = ectopicTimes
+    }
+
+    /// Total duration in seconds (sum of the segment durations).
+    public var duration: Double {
+        segments.reduce(0) { $0 + $1.duration }
+    }
+
+    /// Start time (seconds) of each segment.
+    public var segmentStarts: [Double] {
+        var starts: [Double] = []
+        starts.reserveCapacity(segments.count)
+        var t = 0.0
+        for s in segments {
+            starts.append(t)
+            t += s.duration
+        }
+        return starts
+    }
+
+    /// The bundled scenario replayed by `hrvmon demo`: rest 3 min → stress
+    /// 3 min → breathing 2 min → recovery 2 min, with three ectopic beats
+    /// (one in rest, one in stress, one in recovery).
+    public static let demo = Scenario(
+        segments: [
+            Segment(kind: .rest, duration: 180),
+            Segment(kind: .stress, duration: 180),
+            Segment(kind: .breathing, duration: 120),
+            Segment(kind: .recovery, duration: 120),
+        ],
+        ectopicTimes: [95, 290, 545]
+    )
+
+    /// Named scenarios accepted wherever a scenario spec is (`--scenario NAME`).
+    ///
+    /// - `demo`: see ``demo``.
+    /// - `stress-test`: rest 10 min → stress 5 min → rest 5 min.
+    /// - `workout`: rest 3 min → activity 10 min → recovery 5 min.
+    /// - `paced`: rest 5 min → breathing (6/min) 5 min → rest 5 min.
+    /// - `rest`: 10 min of rest.
+    /// - `day`: 24 h alternating rest / stress / activity / breathing, with
+    ///   ectopics at 0.2/min and a few missed and extra beats (a soak test).
+    public static let presets: [String: Scenario] = [
+        "demo": demo,
+        "stress-test": Scenario(segments: [
+            Segment(kind: .rest, duration: 600),
+            Segment(kind: .stress, duration: 300),
+            Segment(kind: .rest, duration: 300),
+        ]),
+        "workout": Scenario(segments: [
+            Segment(kind: .rest, duration: 180),
+            Segment(kind: .activity, duration: 600),
+            Segment(kind: .recovery, duration: 300),
+        ]),
+        "paced": Scenario(segments: [
+            Segment(kind: .rest, duration: 300),
+            Segment(kind: .breathing, duration: 300),
+            Segment(kind: .rest, duration: 300),
+        ]),
+        "rest": Scenario(segments: [Segment(kind: .rest, duration: 600)]),
+        "day": Scenario(
+            segments: (0..<24).flatMap { _ in
+                [
+                    Segment(kind: .rest, duration: 1800),
+                    Segment(kind: .stress, duration: 600),
+                    Segment(kind: .rest, duration: 600),
+                    Segment(kind: .activity, duration: 300),
+                    Segment(kind: .recovery, duration: 300),
+                ]
+            },
+            ectopicPerMinute: 0.2, missedBeats: 20, extraBeats: 20
+        ),
+    ]
+
+    /// Resolves `nameOrSpec` as a preset name first, then as a spec.
+    public init(presetOrSpec nameOrSpec: String) throws(ScenarioParseError) {
+        if let preset = Scenario.presets[nameOrSpec] {
+            self = preset
+        } else {
+            try self.init(parsing: nameOrSpec)
+        }
+    }
+}
