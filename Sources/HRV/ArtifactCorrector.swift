@@ -149,8 +149,14 @@ public struct ArtifactCorrector {
         let long = d0 > 1 && s22 < -1
         let short = d0 < -1 && s22 > 1
         guard long || short || abs(m0) > 3 else { return nil }
-        if short && abs(rr0 + rr1 - median) < threshold2 { return .extra }
-        if long && abs(rr0 / 2 - median) < threshold2 { return .missed }
+        // Beyond the reference: a merge or split must bring the interval nearer the local median,
+        // or a wide threshold in a very variable rhythm turns sinus beats into invented or
+        // deleted ones.
+        let distance = abs(rr0 - median)
+        let merged = abs(rr0 + rr1 - median)
+        if short && merged < threshold2 && merged < distance { return .extra }
+        let split = abs(rr0 / 2 - median)
+        if long && split < threshold2 && split < distance { return .missed }
         return .longShort
     }
 

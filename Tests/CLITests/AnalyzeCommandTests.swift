@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@Suite struct AnalyzeCommandTests {
+    let mitbih = Hrvmon.fixtures.appendingPathComponent("mitbih_nsr_5min.txt").path
+
+    @Test func jsonContract() throws {
+        let result = try Hrvmon.run(["analyze", "--format", "json", mitbih])
+        #expect(result.status == 0)
+        #expect(result.stdout.split(separator: "\n").count == 1)  // exactly one object
+        let json = try #require(result.json)
+        for key in ["beats", "duration_s", "mean_nn_ms", "sdnn_ms", "rmssd_ms", "ln_rmssd", "pnn50_pct",
+                    "mean_hr_bpm", "artifacts", "corrected_pct"] {
+            #expect(json[key] != nil, "missing \(key)")
+        }
+        let artifacts = try #require(json["artifacts"] as? [String: Int])
+        #expect(Set(artifacts.keys).isSuperset(of: ["ectopic", "missed", "extra", "long_short"]))
+        #expect(json["beats"] as? Int == 338)
+        // NeuroKit2 corrected: RMSSD 98.41, SDNN 94.64 (Fixtures/mitbih_nsr_5min.reference.json).
+        let rmssd = try #require(json["rmssd_ms"] as? Double)
+        #expect(abs(rmssd / 98.41304779443871 - 1) < 0.02)
+    }
+
+    @Test func noCorrectionEqualsNeuroKitToNineDigits() throws {
+        let json = try #require(try Hrvmon.run(["analyze", "--no-correction", "--format", "json", mitbih]).json)
+        let expected: [String: Double] = [
+            "mean_nn_ms": 888.9554896142433, "sdnn_ms": 95.69035398754956,
+            "rmssd_ms": 101.30063401766522, "pnn50_pct": 48.367952522255194,
+        ]
+        for (key, value) in expected {
+            let actual = try #require(json[key] as? Double)
+            #expect(abs(actual / value - 1) < 1e-9, "\(key)")
+        }
+        #expect(json["corrected_pct"] as? Double == 0)
+        #expect(json["beats"] as? Int == 337)
+    }
+
+    @Test func standardInputAndCSVGiveTheSameNumbers() throws {
+        let text = try String(contentsOfFile: mitbih, encoding: .utf8)
+        let fromStdin = try Hrvmon.run(["analyze", "--format", "json", "-"], stdin: text).json
+        let csv = "time,rr_ms\n" + text.split(separator: "\n").enumerated().map { "\($0.offset),\($0.element)" }.joined(separator: "\n")
+        let fromCSV = try Hrvmon.run(["analyze", "--format", "json", try Hrvmon.temporaryFile(csv, name: "x.csv").path]).json
+        let fromFile = try Hrvmon.run(["analyze", "--format", "json", mitbih]).json
+        for key in ["beats", "rmssd_ms", "sdnn_ms", "pnn50_pct"] {
+            #expect("\(fromStdin?[key] ?? "-")" == "\(fromFile?[key] ?? "")")
+            #expect("\(fromCSV?[key] ?? "-")" == "\(fromFile?[key] ?? "")")
+        }
+    }
+
+    @Test(arguments: [
+        ("800\n810\nfast\n", "input.txt:3: 'fast' is not a number"),
+        ("800\n0\n", "input.txt:2: RR interval '0' is not positive"),
+        ("800\n-790\n", "input.txt:2: RR interval '-790' is not positive"),
+        ("time,hr\n1,60\n", "input.txt:1: no RR column in the header (found: time, hr)"),
+        ("0.8\n0.81\n", "pass --unit s"),
+    ])
+    func malformedInputExitsTwoNamingTheLine(input: String, message: String) throws {
+        let file = try Hrvmon.temporaryFile(input)
+        let result = try Hrvmon.run(["analyze", file.path])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test func missingFileAndBadOptionsExitTwo() throws {
+        let missing = try Hrvmon.run(["analyze", "/nonexistent/rr.txt"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("/nonexistent/rr.txt: cannot read: No such file or directory"))
+        #expect(try Hrvmon.run(["analyze", "--format", "xml", mitbih]).status == 2)
+        #expect(try Hrvmon.run(["analyze", "--rmssd-window", "0", mitbih]).status == 2)
+    }
+
+    @Test func seriesAsJSONLinesAndCSV() throws {
+        let lines = try Hrvmon.run(["analyze", "--series", "--step", "30", "--format", "json", mitbih]).stdout
+            .split(separator: "\n")
+        #expect(lines.count == 10)  // 0, 30, …, 270 s
+        let rows = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(rows.count == lines.count)
+        #expect(rows.allSatisfy { $0["type"] as? String == "window" })
+        let times = rows.compactMap { $0["t_s"] as? Double }
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 29 && $1 - $0 <= 31.5 })
+        #expect(rows.last?["filled"] as? Bool == true)
+        #expect(rows.last?["rmssd_ms"] is Double)
+
+        let csv = try Hrvmon.run(["analyze", "--series", "--step", "0", "--format", "csv", mitbih]).stdout
+            .split(separator: "\n")
+        #expect(csv.first == "t_s,rr_ms,artifact,hr_bpm,rmssd_ms,ln_rmssd,pnn50_pct,sdnn_ms,corrected_pct,low_quality,filled")
+        #expect(csv.count == 1 + 338)  // a row per corrected beat
+    }
+
+    @Test func readableTextSummary() throws {
+        let text = try Hrvmon.run(["analyze", mitbih]).stdout
+        #expect(text.contains("RMSSD"))
+        #expect(text.contains("SDNN"))
+        #expect(text.contains("Artifacts"))
+        #expect(text.contains("5 min 00 s"))
+    }
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian packages hrvmon builds and tests with. Swift itself is expected on PATH.
+# Safe to re-run: only missing packages are installed, and only when running as root.
+set -euo pipefail
+
+packages=(pkg-config libdbus-1-dev libbluetooth-dev)
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "hrvmon needs these Debian packages: ${missing[*]}" >&2
+    echo "install them with: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
