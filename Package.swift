@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "hrvmon", targets: ["hrvmon"]),
         .library(name: "HRV", targets: ["HRV"]),
         .library(name: "HeartRateProtocol", targets: ["HeartRateProtocol"]),
+        .library(name: "Simulation", targets: ["Simulation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -28,7 +29,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol"]),
+        .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Simulation"]),
         .testTarget(
             name: "HRVTests", dependencies: ["HRV", "Recordings", "Simulation"],
             resources: [.copy("Fixtures")]

@@ -1,4 +1,5 @@
 import HeartRateProtocol
+import Simulation
 import Testing
 
 @Suite struct HeartRateMeasurementEncodingTests {
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func roundTripsRandomMeasurements() throws {
-        var generator = SplitMix64(seed: 0x2A37)
+        var generator = SeededGenerator(seed: 0x2A37)
         var sawUInt16HeartRate = false
         var sawZeroRR = false
         for _ in 0..<20_000 {
@@ -71,7 +72,7 @@ import Testing
 extension HeartRateMeasurement {
     /// A measurement that satisfies the type's invariants (no zero in
     /// `rrIntervals`), mostly with strap-like values but sometimes extreme.
-    static func random(using generator: inout SplitMix64) -> HeartRateMeasurement {
+    static func random(using generator: inout SeededGenerator) -> HeartRateMeasurement {
         let heartRate: UInt16 =
             Bool.random(using: &generator)
             ? .random(in: 30...220, using: &generator)

@@ -1,11 +1,12 @@
 import HeartRateProtocol
+import Simulation
 import Testing
 
 /// Arbitrary bytes must parse or throw, never trap, and agree with an
 /// independent reading of the spec layout.
 @Suite struct HeartRateMeasurementRobustnessTests {
     @Test func arbitraryBytesParseOrThrowConsistently() {
-        var generator = SplitMix64(seed: 0x180D)
+        var generator = SeededGenerator(seed: 0x180D)
         var outcomes: [String: Int] = [:]
         var violationCount = 0
         var firstViolations: [String] = []
@@ -31,7 +32,7 @@ import Testing
 
     /// Lengths 0...40; a quarter of the bytes are 0 so zero RR values and
     /// zero flags are common rather than 1-in-65536 events.
-    private func randomPacket(using generator: inout SplitMix64) -> [UInt8] {
+    private func randomPacket(using generator: inout SeededGenerator) -> [UInt8] {
         let length = Int.random(in: 0...40, using: &generator)
         return (0..<length).map { _ in
             Int.random(in: 0..<4, using: &generator) == 0 ? 0 : .random(in: 0...UInt8.max, using: &generator)
@@ -45,7 +46,7 @@ import Testing
     private func firstViolation(
         bytes: [UInt8],
         outcome: Result<HeartRateMeasurement, HeartRateMeasurementError>,
-        generator: inout SplitMix64
+        generator: inout SeededGenerator
     ) -> String? {
         let expected = referenceParse(bytes)
         guard outcome == expected else { return "got \(outcome), reference says \(expected)" }
