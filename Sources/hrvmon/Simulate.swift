@@ -10,7 +10,7 @@ struct Simulate: ParsableCommand {
             SCENARIO is a preset (\(Scenario.presets.keys.sorted().joined(separator: ", "))) or a \
             list of segments: kind:duration[:hr=BPM][:rmssd=MS][:br=BREATHS_PER_MIN], with kinds \
             \(SegmentKind.allCases.map(\.rawValue).joined(separator: ", ")), and optional \
-            ectopic=N/min, missed=N, extra=N. Example: rest:10m,stress:5m:hr=85,breathing:3m:br=6,ectopic=0.5/min
+            ectopic=N/min, ectopic-at=TIME (repeatable), missed=N, extra=N. Example: rest:10m,stress:5m:hr=85,breathing:3m:br=6,ectopic=0.5/min
 
             The same scenario and seed always give the same beats. Intervals are whole strap ticks \
             (1/1024 s), written in milliseconds exactly (781.25), so analyze reads them back unchanged.
