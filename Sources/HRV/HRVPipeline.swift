@@ -68,8 +68,9 @@ public struct HRVPipeline {
     /// Moves the corrector out of `self` so its output can be placed while it runs, without
     /// copying its buffers.
     private mutating func takeCorrector() -> ArtifactCorrector? {
-        defer { corrector = nil }
-        return corrector
+        var taken: ArtifactCorrector?
+        swap(&taken, &corrector)
+        return taken
     }
 
     private mutating func place(_ corrected: CorrectedInterval, emit: (HRVUpdate) -> Void) {
@@ -97,7 +98,7 @@ public struct HRVPipeline {
         let share = usable > 0 ? Double(window.correctedBeats) / Double(usable) : 0
         return WindowMetrics(
             length: Double(window.length) / Double(RRInterval.microticksPerSecond),
-            metrics: window.statistics.metrics,
+            statistics: window.statistics,
             correctedShare: share,
             isLowQuality: share > configuration.lowQualityCorrectedShare,
             isFilled: now >= window.length)

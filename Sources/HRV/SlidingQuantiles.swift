@@ -1,6 +1,14 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Quantiles of the last `capacity` values pushed, kept sorted so a quantile is O(1) and an
-/// update is one binary search and one short shift. Fixed storage: no allocation after init.
+/// update is one binary search and one shift between the leaving and the arriving value's slots.
+/// Fixed storage: no allocation after init.
 struct SlidingQuantiles {
+    /// Values in arrival order (a ring), and the same values sorted in `sorted[0..<count]`.
     private var arrival: [Double]
     private var sorted: [Double]
     private var next = 0
@@ -9,43 +17,47 @@ struct SlidingQuantiles {
     init(capacity: Int) {
         arrival = Array(repeating: 0, count: capacity)
         sorted = Array(repeating: 0, count: capacity)
-        sorted.removeAll(keepingCapacity: true)
     }
 
     var capacity: Int { arrival.count }
 
     mutating func push(_ value: Double) {
-        if count == capacity {
-            let leaving = arrival[next]
-            sorted.remove(at: insertionIndex(of: leaving))
-        } else {
-            count += 1
-        }
+        let capacity = arrival.count
+        let full = count == capacity
+        let leaving = arrival[next]
         arrival[next] = value
-        next = (next + 1) % capacity
-        sorted.insert(value, at: insertionIndex(of: value))
-    }
-
-    mutating func removeAll() {
-        sorted.removeAll(keepingCapacity: true)
-        count = 0
-        next = 0
+        next = next + 1 == capacity ? 0 : next + 1
+        let count = self.count
+        sorted.withUnsafeMutableBufferPointer { sorted in
+            let base = sorted.baseAddress!
+            var target = Self.firstIndex(notBelow: value, in: sorted, count: count)
+            // Take the leaving value out (full) or use the free slot at the end, then shift the
+            // run between that slot and the target by one, in one memmove.
+            let free = full ? Self.firstIndex(notBelow: leaving, in: sorted, count: count) : count
+            if target > free {
+                target -= 1
+                memmove(base + free, base + free + 1, (target - free) * MemoryLayout<Double>.stride)
+            } else if target < free {
+                memmove(base + target + 1, base + target, (free - target) * MemoryLayout<Double>.stride)
+            }
+            base[target] = value
+        }
+        if !full { self.count += 1 }
     }
 
     /// Linear interpolation between closest ranks (pandas' and numpy's default). Nil when empty.
     func quantile(_ q: Double) -> Double? {
-        guard !sorted.isEmpty else { return nil }
-        let position = q * Double(sorted.count - 1)
+        guard count > 0 else { return nil }
+        let position = q * Double(count - 1)
         let lower = Int(position)
-        let upper = min(lower + 1, sorted.count - 1)
+        let upper = min(lower + 1, count - 1)
         let fraction = position - Double(lower)
         return sorted[lower] + fraction * (sorted[upper] - sorted[lower])
     }
 
-    /// First index whose value is not less than `value`.
-    private func insertionIndex(of value: Double) -> Int {
+    private static func firstIndex(notBelow value: Double, in sorted: UnsafeMutableBufferPointer<Double>, count: Int) -> Int {
         var low = 0
-        var high = sorted.count
+        var high = count
         while low < high {
             let middle = (low + high) / 2
             if sorted[middle] < value { low = middle + 1 } else { high = middle }

@@ -18,20 +18,23 @@ enum DecimalParser {
             negative = text[index] == UInt8(ascii: "-")
             index += 1
         }
-        var mantissa: Int128 = 0
+        // Up to 19 significant digits fit a UInt64; later digits only scale or are dropped (a
+        // 19-digit mantissa is far finer than a microtick).
+        var mantissa: UInt64 = 0
+        var significant = 0
         var exponent = 0
         var digits = 0
         var seenPoint = false
-        let mantissaLimit: Int128 = 1_000_000_000_000_000_000_000_000_000_000_000  // 1e33: keeps ×scale in range
         while index < text.endIndex {
             let byte = text[index]
             if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
                 digits += 1
-                if mantissa < mantissaLimit {
-                    mantissa = mantissa * 10 + Int128(byte - UInt8(ascii: "0"))
+                if significant < 19 {
+                    mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+                    if mantissa > 0 { significant += 1 }
                     if seenPoint { exponent -= 1 }
                 } else if !seenPoint {
-                    exponent += 1  // digits past the precision still scale an integer part
+                    exponent += 1
                 }
             } else if byte == UInt8(ascii: "."), !seenPoint {
                 seenPoint = true
@@ -59,7 +62,7 @@ enum DecimalParser {
             guard exponentDigits > 0, index == text.endIndex else { return .notANumber }
             exponent += exponentNegative ? -written : written
         }
-        var scaled = mantissa * Int128(scale)
+        var scaled = Int128(mantissa) * Int128(scale)
         if exponent > 0 {
             for _ in 0..<exponent {
                 if scaled > Int128(Int64.max) { return .tooLarge }

@@ -86,25 +86,28 @@ public enum RRFileReader {
     }
 
     private static func interval(_ token: ArraySlice<UInt8>, unit: RRUnit, source: String, line: Int) throws(RecordingError) -> RRInterval {
+        let outcome = DecimalParser.parse(token, scale: unit.microticks)
+        if case .value(let microticks) = outcome, microticks > 0 { return RRInterval(microticks: microticks) }
         let text = String(decoding: token, as: UTF8.self)
-        switch DecimalParser.parse(token, scale: unit.microticks) {
+        switch outcome {
         case .notANumber:
             throw RecordingError(source: source, line: line, problem: "'\(text)' is not a number",
                                  hint: "each line must hold one RR interval in \(unit.rawValue)")
         case .tooLarge:
             throw RecordingError(source: source, line: line, problem: "'\(text)' is too large for an RR interval")
-        case .value(let microticks) where microticks <= 0:
+        case .value:
             throw RecordingError(source: source, line: line,
                                  problem: "RR interval '\(text)' is not positive",
                                  hint: "RR intervals are durations between beats and must be above zero")
-        case .value(let microticks):
-            return RRInterval(microticks: microticks)
         }
     }
 
     private static func checkUnit(_ intervals: [RRInterval], unit: RRUnit, source: String) throws(RecordingError) {
+        // The median is outside the range exactly when more than half the values are on one side.
+        let below = intervals.count { $0 < plausibleMedian.lowerBound }
+        let above = intervals.count { $0 > plausibleMedian.upperBound }
+        guard below * 2 > intervals.count || above * 2 > intervals.count else { return }
         let median = intervals.sorted()[intervals.count / 2]
-        guard !plausibleMedian.contains(median) else { return }
         let asMs = median.milliseconds
         let hint = unit != .s && asMs < 3
             ? "values around \(formatted(asMs)) look like seconds: pass --unit s"
