@@ -59,7 +59,7 @@ struct SlidingQuantiles {
         var low = 0
         var high = count
         while low < high {
-            let middle = (low + high) / 2
+            let middle = (low &+ high) &>> 1
             if sorted[middle] < value { low = middle + 1 } else { high = middle }
         }
         return low

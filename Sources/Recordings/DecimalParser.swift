@@ -8,35 +8,38 @@ enum DecimalParser {
         case tooLarge
     }
 
+    static func parse(_ text: [UInt8], scale: Int64) -> Outcome {
+        text.withUnsafeBufferPointer { parse($0[...], scale: scale) }
+    }
+
     /// - Parameters:
     ///   - text: the token, without surrounding whitespace.
     ///   - scale: how many result units one unit of the written number is.
-    static func parse(_ text: ArraySlice<UInt8>, scale: Int64) -> Outcome {
-        var index = text.startIndex
+    static func parse(_ token: Slice<UnsafeBufferPointer<UInt8>>, scale: Int64) -> Outcome {
+        let text = UnsafeBufferPointer(rebasing: token)
+        var index = 0
         var negative = false
-        if index < text.endIndex, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+        if index < text.count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
             negative = text[index] == UInt8(ascii: "-")
             index += 1
         }
-        // Up to 19 significant digits fit a UInt64; later digits only scale or are dropped (a
-        // 19-digit mantissa is far finer than a microtick).
+        // 18 digits always fit a UInt64; later digits only scale or are dropped (an 18-digit
+        // mantissa is far finer than a microtick).
         var mantissa: UInt64 = 0
-        var significant = 0
         var exponent = 0
         var digits = 0
         var seenPoint = false
-        while index < text.endIndex {
-            let byte = text[index]
-            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+        while index < text.count {
+            let digit = text[index] &- UInt8(ascii: "0")
+            if digit < 10 {
                 digits += 1
-                if significant < 19 {
-                    mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
-                    if mantissa > 0 { significant += 1 }
+                if mantissa < 100_000_000_000_000_000 {
+                    mantissa = mantissa &* 10 &+ UInt64(digit)
                     if seenPoint { exponent -= 1 }
                 } else if !seenPoint {
                     exponent += 1
                 }
-            } else if byte == UInt8(ascii: "."), !seenPoint {
+            } else if text[index] == UInt8(ascii: "."), !seenPoint {
                 seenPoint = true
             } else {
                 break
@@ -44,40 +47,49 @@ enum DecimalParser {
             index += 1
         }
         guard digits > 0 else { return .notANumber }
-        if index < text.endIndex {
+        if index < text.count {
             guard text[index] == UInt8(ascii: "e") || text[index] == UInt8(ascii: "E") else { return .notANumber }
             index += 1
             var exponentNegative = false
-            if index < text.endIndex, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+            if index < text.count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
                 exponentNegative = text[index] == UInt8(ascii: "-")
                 index += 1
             }
             var written = 0
             var exponentDigits = 0
-            while index < text.endIndex, text[index] >= UInt8(ascii: "0"), text[index] <= UInt8(ascii: "9") {
+            while index < text.count, text[index] &- UInt8(ascii: "0") < 10 {
                 written = min(written * 10 + Int(text[index] - UInt8(ascii: "0")), 10_000)
                 exponentDigits += 1
                 index += 1
             }
-            guard exponentDigits > 0, index == text.endIndex else { return .notANumber }
+            guard exponentDigits > 0, index == text.count else { return .notANumber }
             exponent += exponentNegative ? -written : written
         }
-        var scaled = Int128(mantissa) * Int128(scale)
-        if exponent > 0 {
+        let magnitude: UInt64
+        if exponent <= 0, exponent >= -19 {
+            // The common case (plain decimals) in hardware 64-bit ops: the 128-bit product
+            // divided by a power of ten that fits a UInt64.
+            let divisor = powersOfTen[-exponent]
+            let product = mantissa.multipliedFullWidth(by: UInt64(scale))
+            guard product.high < divisor else { return .tooLarge }
+            let (quotient, remainder) = divisor.dividingFullWidth(product)
+            magnitude = remainder >= divisor - remainder ? quotient + 1 : quotient  // round half up
+        } else if exponent > 0 {
+            var scaled = Int128(mantissa) * Int128(scale)
             for _ in 0..<exponent {
                 if scaled > Int128(Int64.max) { return .tooLarge }
                 scaled *= 10
             }
-        } else if exponent < 0 {
-            if exponent < -38 {
-                scaled = 0
-            } else {
-                var divisor: Int128 = 1
-                for _ in 0..<(-exponent) { divisor *= 10 }
-                scaled = (scaled + divisor / 2) / divisor  // round half up
-            }
+            guard scaled <= Int128(Int64.max) else { return .tooLarge }
+            magnitude = UInt64(scaled)
+        } else {
+            magnitude = 0  // below 1e-19 of a unit: far under a microtick
         }
-        guard scaled <= Int128(Int64.max) else { return .tooLarge }
-        return .value(negative ? -Int64(scaled) : Int64(scaled))
+        guard magnitude <= UInt64(Int64.max) else { return .tooLarge }
+        return .value(negative ? -Int64(magnitude) : Int64(magnitude))
+    }
+
+    private static let powersOfTen: [UInt64] = (0...19).map { exponent in
+        (0..<exponent).reduce(1) { value, _ in value * 10 }
     }
 }

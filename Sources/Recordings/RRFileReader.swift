@@ -15,11 +15,21 @@ public enum RRFileReader {
     ///   - unit: the unit of a list file or of a plain `rr` column; a column named with its unit
     ///     (`rr_1024`, `rr_s`) overrides it.
     public static func read(_ bytes: [UInt8], source: String, unit: RRUnit = .ms) throws(RecordingError) -> RRRecording {
+        // Unsafe bytes keep bounds checks and reference counting out of the per-line loop.
+        try bytes.withUnsafeBufferPointer { (buffer) throws(RecordingError) in
+            try read(buffer[...], source: source, unit: unit)
+        }
+    }
+
+    private typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+
+    private static func read(_ bytes: Bytes, source: String, unit: RRUnit) throws(RecordingError) -> RRRecording {
         var intervals: [RRInterval] = []
         var lines: [Int] = []
         intervals.reserveCapacity(bytes.count / 4)
         lines.reserveCapacity(bytes.count / 4)
         var layout: RRRecording.Layout?
+        var isCSV = false
         var column = 0
         var fieldCount = 1
         var delimiter = UInt8(ascii: ",")
@@ -55,14 +65,15 @@ public enum RRFileReader {
                     fieldCount = names.count
                     if match.2 != .ms { effectiveUnit = match.2 }
                     layout = .csv(column: match.1)
+                    isCSV = true
                     continue
                 }
                 layout = .list
                 fieldCount = 1
             }
 
-            let token: ArraySlice<UInt8>
-            if case .csv = layout {
+            let token: Bytes
+            if isCSV {
                 let fields = split(line, on: delimiter)
                 guard fields.count == fieldCount else {
                     throw RecordingError(
@@ -85,7 +96,7 @@ public enum RRFileReader {
         return RRRecording(intervals: intervals, lines: lines, layout: layout ?? .list, unit: effectiveUnit)
     }
 
-    private static func interval(_ token: ArraySlice<UInt8>, unit: RRUnit, source: String, line: Int) throws(RecordingError) -> RRInterval {
+    private static func interval(_ token: Bytes, unit: RRUnit, source: String, line: Int) throws(RecordingError) -> RRInterval {
         let outcome = DecimalParser.parse(token, scale: unit.microticks)
         if case .value(let microticks) = outcome, microticks > 0 { return RRInterval(microticks: microticks) }
         let text = String(decoding: token, as: UTF8.self)
@@ -133,19 +144,19 @@ public enum RRFileReader {
     }
 
     /// A number written with an exponent (`8.12e+02`) has a letter but is no header.
-    private static func looksNumeric(_ line: ArraySlice<UInt8>) -> Bool {
+    private static func looksNumeric(_ line: Bytes) -> Bool {
         if case .value = DecimalParser.parse(line, scale: 1) { return true }
         return false
     }
 
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    private static func trimmed(_ bytes: Bytes) -> Bytes {
         var slice = bytes
         while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
         while let last = slice.last, isSpace(last) { slice = slice.dropLast() }
         return slice
     }
 
-    private static func unquoted(_ field: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    private static func unquoted(_ field: Bytes) -> Bytes {
         let field = trimmed(field)
         if field.count >= 2, field.first == UInt8(ascii: "\""), field.last == UInt8(ascii: "\"") {
             return trimmed(field.dropFirst().dropLast())
@@ -153,7 +164,7 @@ public enum RRFileReader {
         return field
     }
 
-    private static func split(_ line: ArraySlice<UInt8>, on delimiter: UInt8) -> [ArraySlice<UInt8>] {
+    private static func split(_ line: Bytes, on delimiter: UInt8) -> [Bytes] {
         line.split(separator: delimiter, omittingEmptySubsequences: false)
     }
 }

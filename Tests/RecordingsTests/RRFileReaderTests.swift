@@ -89,7 +89,7 @@ import Testing
 
 @Suite struct DecimalParserTests {
     func parse(_ text: String, scale: Int64 = 1_024_000) -> DecimalParser.Outcome {
-        DecimalParser.parse(ArraySlice(text.utf8), scale: scale)
+        DecimalParser.parse(Array(text.utf8), scale: scale)
     }
 
     @Test func exactAndRounded() {
@@ -123,7 +123,7 @@ import Testing
                 bits = bits &* 6_364_136_223_846_793_005 &+ 1
                 bytes.append(alphabet[Int(bits >> 58) % alphabet.count])
             }
-            _ = DecimalParser.parse(ArraySlice(bytes), scale: 1_024_000_000)
+            _ = DecimalParser.parse(bytes, scale: 1_024_000_000)
         }
     }
 }
