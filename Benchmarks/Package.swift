@@ -19,6 +19,7 @@ let package = Package(
             name: "HRVBenchmarks",
             dependencies: [
                 .product(name: "HRV", package: "hrvmon"),
+                .product(name: "Simulation", package: "hrvmon"),
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],
             path: "Benchmarks/HRVBenchmarks",

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# End-to-end timing of `hrvmon analyze` on a simulated 24-hour recording (~100,000 beats):
+# wall time of the whole process (startup, file reading, pipeline, JSON output) with and without
+# artifact correction, and its peak resident memory. Prints a markdown table.
+#
+#     scripts/bench-analyze.sh            # RUNS=20 SCENARIO=day SEED=1 by default
+#     HYPERFINE=0 scripts/bench-analyze.sh   # force the bash-loop timer
+#
+# Uses hyperfine when present (installed from Debian when running as root), else a bash loop
+# timed with `date +%s%N`. Peak RSS comes from GNU time (`/usr/bin/time -v`, Debian `time`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+runs=${RUNS:-20}
+scenario=${SCENARIO:-day}
+seed=${SEED:-1}
+
+log() { echo "bench-analyze: $*" >&2; }
+
+# Installs Debian packages when missing, only as root; quietly leaves them missing otherwise.
+apt_updated=false
+ensure_package() {
+    local command=$1 package=$2
+    command -v "$command" >/dev/null 2>&1 && return 0
+    [ "$(id -u)" -eq 0 ] || return 1
+    export DEBIAN_FRONTEND=noninteractive
+    if [ "$apt_updated" = false ]; then
+        apt-get update -qq </dev/null >/dev/null 2>&1 || true
+        apt_updated=true
+    fi
+    log "installing $package"
+    apt-get install -y -qq --no-install-recommends "$package" </dev/null >/dev/null 2>&1 || return 1
+    command -v "$command" >/dev/null 2>&1
+}
+
+log "building hrvmon (release)"
+swift build -c release --product hrvmon >&2
+hrvmon=$PWD/.build/release/hrvmon
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$hrvmon" simulate --scenario "$scenario" --seed "$seed" </dev/null >"$tmp/day.txt"
+input_beats=$(grep -cv '^#' "$tmp/day.txt")
+log "simulated $input_beats beats (--scenario $scenario --seed $seed)"
+
+have_hyperfine=false
+if [ "${HYPERFINE:-1}" = 0 ]; then
+    log "HYPERFINE=0: timing with a bash loop"
+elif ensure_package hyperfine hyperfine; then
+    have_hyperfine=true
+else
+    log "hyperfine unavailable: timing with a bash loop"
+fi
+have_time=false
+if [ -x /usr/bin/time ] || ensure_package /usr/bin/time time; then have_time=true; else log "GNU time unavailable: no RSS"; fi
+
+# Prints "mean min max" in ms for the command given as arguments ($runs runs after one warm-up).
+time_command() {
+    if [ "$have_hyperfine" = true ]; then
+        # -N: no intermediate shell, so its startup is not in the numbers.
+        hyperfine -N --style none --warmup 2 --runs "$runs" --export-csv "$tmp/hyperfine.csv" \
+            "$(printf '%q ' "$@")" </dev/null >/dev/null
+        # command,mean,stddev,median,user,system,min,max (seconds); the command may hold commas.
+        tail -n 1 "$tmp/hyperfine.csv" | awk -F, '{ printf "%.1f %.1f %.1f\n", $(NF-6) * 1000, $(NF-1) * 1000, $NF * 1000 }'
+    else
+        "$@" </dev/null >/dev/null
+        local i start end total=0 min= max=0 elapsed
+        for ((i = 0; i < runs; i++)); do
+            start=$(date +%s%N)
+            "$@" </dev/null >/dev/null
+            end=$(date +%s%N)
+            elapsed=$((end - start))
+            total=$((total + elapsed))
+            if [ -z "$min" ] || [ "$elapsed" -lt "$min" ]; then min=$elapsed; fi
+            if [ "$elapsed" -gt "$max" ]; then max=$elapsed; fi
+        done
+        awk -v t="$total" -v n="$runs" -v lo="$min" -v hi="$max" \
+            'BEGIN { printf "%.1f %.1f %.1f\n", t / n / 1e6, lo / 1e6, hi / 1e6 }'
+    fi
+}
+
+# Peak resident set size of one run, in MB.
+peak_rss() {
+    if [ "$have_time" = true ]; then
+        /usr/bin/time -v -o "$tmp/time.txt" "$@" </dev/null >/dev/null
+        awk -F': ' '/Maximum resident set size/ { printf "%.1f\n", $2 / 1024 }' "$tmp/time.txt"
+    else
+        echo "n/a"
+    fi
+}
+
+rows=()
+for mode in correction no-correction; do
+    args=(analyze "$tmp/day.txt" --format json)
+    label="analyze --format json"
+    if [ "$mode" = no-correction ]; then
+        args+=(--no-correction)
+        label+=" --no-correction"
+    fi
+    # One checked run first: a failing or malformed analysis stops the script.
+    "$hrvmon" "${args[@]}" </dev/null >"$tmp/out.json"
+    beats=$(grep -o '"beats":[0-9]*' "$tmp/out.json" | head -n 1 | cut -d: -f2)
+    if [ -z "$beats" ]; then
+        log "no \"beats\" in the output of hrvmon ${args[*]}"
+        exit 1
+    fi
+    log "timing $mode ($runs runs)"
+    read -r mean min max < <(time_command "$hrvmon" "${args[@]}")
+    rss=$(peak_rss "$hrvmon" "${args[@]}")
+    rows+=("| $label | $beats | $mean | $min | $max | $rss |")
+done
+
+tool=$([ "$have_hyperfine" = true ] && echo "hyperfine" || echo "bash loop")
+echo "hrvmon analyze, $input_beats beats (simulate --scenario $scenario --seed $seed), $runs runs, $tool"
+echo
+echo "| command | beats | mean ms | min ms | max ms | peak RSS MB |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+printf '%s\n' "${rows[@]}"
