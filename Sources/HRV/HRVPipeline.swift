@@ -90,17 +90,16 @@ public struct HRVPipeline {
         recording.add(beat, after: previous)
         emit(HRVUpdate(
             beat: beat, sequence: sequence,
-            rmssdWindow: snapshot(rmssdWindow), sdnnWindow: snapshot(sdnnWindow)))
+            rmssdWindow: snapshot(rmssdWindow, length: configuration.rmssdWindow),
+            sdnnWindow: snapshot(sdnnWindow, length: configuration.sdnnWindow)))
     }
 
-    private func snapshot(_ window: RollingWindow) -> WindowMetrics {
-        let usable = window.statistics.count
-        let share = usable > 0 ? Double(window.correctedBeats) / Double(usable) : 0
-        return WindowMetrics(
-            length: Double(window.length) / Double(RRInterval.microticksPerSecond),
+    private func snapshot(_ window: RollingWindow, length: Double) -> WindowMetrics {
+        WindowMetrics(
+            length: length,
             statistics: window.statistics,
-            correctedShare: share,
-            isLowQuality: share > configuration.lowQualityCorrectedShare,
+            correctedBeats: window.correctedBeats,
+            lowQualityLimit: configuration.lowQualityCorrectedShare,
             isFilled: now >= window.length)
     }
 

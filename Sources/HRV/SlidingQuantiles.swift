@@ -30,10 +30,13 @@ struct SlidingQuantiles {
         let count = self.count
         sorted.withUnsafeMutableBufferPointer { sorted in
             let base = sorted.baseAddress!
-            var target = Self.firstIndex(notBelow: value, in: sorted, count: count)
-            // Take the leaving value out (full) or use the free slot at the end, then shift the
-            // run between that slot and the target by one, in one memmove.
-            let free = full ? Self.firstIndex(notBelow: leaving, in: sorted, count: count) : count
+            // Take the leaving value out (full) or use the free slot at the end; the new value's
+            // place lies on the side of the free slot it is on, so only that side is searched.
+            let free = full ? Self.firstIndex(notBelow: leaving, in: sorted, from: 0, to: count) : count
+            var target = full && value > leaving
+                ? Self.firstIndex(notBelow: value, in: sorted, from: free + 1, to: count)
+                : Self.firstIndex(notBelow: value, in: sorted, from: 0, to: free)
+            // Shift the run between the free slot and the target by one, in one memmove.
             if target > free {
                 target -= 1
                 memmove(base + free, base + free + 1, (target - free) * MemoryLayout<Double>.stride)
@@ -55,9 +58,10 @@ struct SlidingQuantiles {
         return sorted[lower] + fraction * (sorted[upper] - sorted[lower])
     }
 
-    private static func firstIndex(notBelow value: Double, in sorted: UnsafeMutableBufferPointer<Double>, count: Int) -> Int {
-        var low = 0
-        var high = count
+    /// First index in `low..<high` whose value is not less than `value` (`high` if none).
+    private static func firstIndex(notBelow value: Double, in sorted: UnsafeMutableBufferPointer<Double>, from low: Int, to high: Int) -> Int {
+        var low = low
+        var high = high
         while low < high {
             let middle = (low &+ high) &>> 1
             if sorted[middle] < value { low = middle + 1 } else { high = middle }

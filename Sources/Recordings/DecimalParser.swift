@@ -25,26 +25,25 @@ enum DecimalParser {
         }
         // 18 digits always fit a UInt64; later digits only scale or are dropped (an 18-digit
         // mantissa is far finer than a microtick).
+        let limit: UInt64 = 100_000_000_000_000_000
         var mantissa: UInt64 = 0
         var exponent = 0
         var digits = 0
-        var seenPoint = false
-        while index < text.count {
-            let digit = text[index] &- UInt8(ascii: "0")
-            if digit < 10 {
-                digits += 1
-                if mantissa < 100_000_000_000_000_000 {
-                    mantissa = mantissa &* 10 &+ UInt64(digit)
-                    if seenPoint { exponent -= 1 }
-                } else if !seenPoint {
-                    exponent += 1
-                }
-            } else if text[index] == UInt8(ascii: "."), !seenPoint {
-                seenPoint = true
-            } else {
-                break
-            }
+        while index < text.count, case let digit = text[index] &- UInt8(ascii: "0"), digit < 10 {
+            if mantissa < limit { mantissa = mantissa &* 10 &+ UInt64(digit) } else { exponent += 1 }
+            digits += 1
             index += 1
+        }
+        if index < text.count, text[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < text.count, case let digit = text[index] &- UInt8(ascii: "0"), digit < 10 {
+                if mantissa < limit {
+                    mantissa = mantissa &* 10 &+ UInt64(digit)
+                    exponent -= 1
+                }
+                digits += 1
+                index += 1
+            }
         }
         guard digits > 0 else { return .notANumber }
         if index < text.count {
