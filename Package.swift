@@ -34,7 +34,7 @@ let package = Package(
             name: "HRVTests", dependencies: ["HRV", "Recordings", "Simulation"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "HRV"]),
+        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "HRV", "Simulation"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "CLITests", dependencies: ["hrvmon"]),
     ]

@@ -24,10 +24,9 @@ public struct ArtifactCorrector {
         public var thresholdWindow = 91
         /// Beats in the median filter (paper: 11).
         public var medianWindow = 11
-        /// Floor for both thresholds, in ms: in a nearly constant rhythm (pacing, exercise, strap
-        /// quantisation) the quartile deviation tends to zero and every tick would look like an
-        /// artifact.
-        public var minimumThresholdMilliseconds = 10.0
+        /// Floor for both thresholds, in ms: in a steady rhythm (exercise, pacing) the quartile
+        /// deviation tends to zero, and ordinary ±20 ms beat-to-beat changes would be flagged.
+        public var minimumThresholdMilliseconds = 20.0
         /// Intervals outside this range (20–300 bpm) cannot be one heartbeat: they are passed on as
         /// `implausible` and break the sequence instead of being corrected.
         public var plausibleRange = RRInterval(milliseconds: 100)...RRInterval(milliseconds: 4000)

@@ -11,6 +11,11 @@ public enum RRFileReader {
     /// Median intervals outside this range mean the numbers are not in the assumed unit.
     static let plausibleMedian = RRInterval(milliseconds: 200)...RRInterval(milliseconds: 3000)
 
+    /// Bounds that keep every later sum far from overflow: no single interval above an hour, no
+    /// recording above a year.
+    static let longestInterval = RRInterval(milliseconds: 3_600_000)
+    static let longestRecording: Int64 = 366 * 86_400 * RRInterval.microticksPerSecond
+
     /// - Parameters:
     ///   - unit: the unit of a list file or of a plain `rr` column; a column named with its unit
     ///     (`rr_1024`, `rr_s`) overrides it.
@@ -35,6 +40,7 @@ public enum RRFileReader {
         var delimiter = UInt8(ascii: ",")
         var effectiveUnit = unit
 
+        var total: Int64 = 0
         var lineNumber = 0
         var lineStart = bytes.startIndex
         while lineStart < bytes.endIndex {
@@ -84,7 +90,13 @@ public enum RRFileReader {
             } else {
                 token = line
             }
-            intervals.append(try interval(token, unit: effectiveUnit, source: source, line: lineNumber))
+            let value = try interval(token, unit: effectiveUnit, source: source, line: lineNumber)
+            total += value.microticks
+            guard total <= longestRecording else {
+                throw RecordingError(source: source, line: lineNumber, problem: "the recording is longer than a year",
+                                     hint: "split it into shorter files")
+            }
+            intervals.append(value)
             lines.append(lineNumber)
         }
 
@@ -98,14 +110,20 @@ public enum RRFileReader {
 
     private static func interval(_ token: Bytes, unit: RRUnit, source: String, line: Int) throws(RecordingError) -> RRInterval {
         let outcome = DecimalParser.parse(token, scale: unit.microticks)
-        if case .value(let microticks) = outcome, microticks > 0 { return RRInterval(microticks: microticks) }
+        if case .value(let microticks) = outcome, microticks > 0, microticks <= longestInterval.microticks {
+            return RRInterval(microticks: microticks)
+        }
         let text = String(decoding: token, as: UTF8.self)
         switch outcome {
         case .notANumber:
             throw RecordingError(source: source, line: line, problem: "'\(text)' is not a number",
                                  hint: "each line must hold one RR interval in \(unit.rawValue)")
         case .tooLarge:
-            throw RecordingError(source: source, line: line, problem: "'\(text)' is too large for an RR interval")
+            throw RecordingError(source: source, line: line, problem: "'\(text)' is too large for an RR interval",
+                                 hint: "no interval between two beats lasts longer than an hour")
+        case .value(let microticks) where microticks > 0:
+            throw RecordingError(source: source, line: line, problem: "'\(text)' is too large for an RR interval",
+                                 hint: "no interval between two beats lasts longer than an hour")
         case .value:
             throw RecordingError(source: source, line: line,
                                  problem: "RR interval '\(text)' is not positive",

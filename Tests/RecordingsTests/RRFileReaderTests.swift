@@ -1,4 +1,5 @@
 import HRV
+import Simulation
 import Testing
 
 @testable import Recordings
@@ -125,5 +126,40 @@ import Testing
             }
             _ = DecimalParser.parse(bytes, scale: 1_024_000_000)
         }
+    }
+}
+
+@Suite struct RRFileReaderRobustnessTests {
+    @Test func boundsKeepSumsFarFromOverflow() throws {
+        let hour = try #require(RRFileReaderTests().error("800\n3600000.001\n"))
+        #expect(hour.problem == "'3600000.001' is too large for an RR interval")
+        #expect(hour.line == 2)
+        // 9 × 10^12 ms would overflow the timeline after two values.
+        #expect(RRFileReaderTests().error("9000000000000\n")?.line == 1)
+        let year = String(repeating: "3600000\n", count: 8_785)  // 366 days and one hour
+        #expect(RRFileReaderTests().error(year)?.problem == "the recording is longer than a year")
+    }
+
+    /// Arbitrary bytes (biased towards digits, separators and newlines) read or fail with a line
+    /// number, never trap; whatever reads goes through the pipeline without trapping either.
+    @Test func arbitraryBytesNeverTrap() {
+        var generator = SeededGenerator(seed: 0x2A37)
+        let alphabet = Array("0123456789.,;\t\n\r #-+eEr_ms\"".utf8) + [0xEF, 0xBB, 0xBF, 0x00, 0xFF]
+        var read = 0
+        for _ in 0..<3_000 {
+            let length = Int.random(in: 0..<120, using: &generator)
+            let bytes = (0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }
+            do {
+                let recording = try RRFileReader.read(bytes, source: "fuzz")
+                read += 1
+                var pipeline = HRVPipeline()
+                for interval in recording.intervals { pipeline.append(interval) { _ in } }
+                pipeline.finish { _ in }
+                #expect(pipeline.recording.rawBeats == recording.intervals.count)
+            } catch {
+                #expect(!error.problem.isEmpty)
+            }
+        }
+        #expect(read > 0)
     }
 }
