@@ -116,8 +116,8 @@ public struct ArtifactCorrector {
         guard let previous, pending.count >= 3, pending[0].artifact == nil else { return nil }
 
         let floor = c.minimumThresholdMilliseconds
-        let threshold1 = max(c.alpha * Self.quartileDeviation(differenceSpread), floor)
-        let threshold2 = max(c.alpha * Self.quartileDeviation(deviationSpread), floor)
+        let threshold1 = max(c.alpha * differenceSpread.quartileDeviation, floor)
+        let threshold2 = max(c.alpha * deviationSpread.quartileDeviation, floor)
         let rr1 = Self.milliseconds(pending[1].raw)
         let rr2 = Self.milliseconds(pending[2].raw)
         let before = Self.milliseconds(previous)
@@ -193,10 +193,6 @@ public struct ArtifactCorrector {
         beforePrevious = previous
         previous = head.raw
         emit(CorrectedInterval(interval: RRInterval(microticks: head.value), artifact: head.artifact))
-    }
-
-    private static func quartileDeviation(_ window: SlidingQuantiles) -> Double {
-        ((window.quantile(0.75) ?? 0) - (window.quantile(0.25) ?? 0)) / 2
     }
 
     private static func milliseconds(_ microticks: Int64) -> Double {

@@ -30,9 +30,7 @@ public enum RRFileReader {
 
     private static func read(_ bytes: Bytes, source: String, unit: RRUnit) throws(RecordingError) -> RRRecording {
         var intervals: [RRInterval] = []
-        var lines: [Int] = []
         intervals.reserveCapacity(bytes.count / 4)
-        lines.reserveCapacity(bytes.count / 4)
         var layout: RRRecording.Layout?
         var isCSV = false
         var column = 0
@@ -97,7 +95,6 @@ public enum RRFileReader {
                                      hint: "split it into shorter files")
             }
             intervals.append(value)
-            lines.append(lineNumber)
         }
 
         guard !intervals.isEmpty else {
@@ -105,7 +102,7 @@ public enum RRFileReader {
                                  hint: "expected one RR interval in milliseconds per line, or CSV with an rr column")
         }
         try checkUnit(intervals, unit: effectiveUnit, source: source)
-        return RRRecording(intervals: intervals, lines: lines, layout: layout ?? .list, unit: effectiveUnit)
+        return RRRecording(intervals: intervals, layout: layout ?? .list, unit: effectiveUnit)
     }
 
     private static func interval(_ token: Bytes, unit: RRUnit, source: String, line: Int) throws(RecordingError) -> RRInterval {

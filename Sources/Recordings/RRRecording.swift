@@ -10,8 +10,6 @@ public struct RRRecording: Equatable, Sendable {
     }
 
     public var intervals: [RRInterval]
-    /// 1-based line number of each interval, for messages about a particular beat.
-    public var lines: [Int]
     public var layout: Layout
     public var unit: RRUnit
 }

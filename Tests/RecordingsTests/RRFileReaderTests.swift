@@ -23,7 +23,6 @@ import Testing
         #expect(recording.intervals == [
             RRInterval(milliseconds: 812), RRInterval(microticks: 790_500 * 1024), RRInterval(milliseconds: 801),
         ])
-        #expect(recording.lines == [2, 4, 6])
         #expect(recording.layout == .list)
     }
 
