@@ -72,8 +72,8 @@ struct AnalysisSummary {
             return Formatting.fixed(value, digits: digits) + unit
         }
         var lines: [String] = []
-        lines.append("\(source): \(totals.rawBeats) RR intervals in \(unit.rawValue)")
-        lines.append("  Duration     \(Formatting.duration(totals.durationSeconds)) (\(totals.beats) beats)")
+        lines.append("\(source): \(Formatting.count(totals.rawBeats, "RR interval")) in \(unit.rawValue)")
+        lines.append("  Duration     \(Formatting.duration(totals.durationSeconds)) (\(Formatting.count(totals.beats, "beat")))")
         lines.append("  Mean HR      \(fixed(metrics?.meanHR, 1, " bpm"))  (60000 / Mean NN)")
         lines.append("  Mean NN      \(fixed(metrics?.meanNN, 1, " ms"))")
         lines.append("  SDNN         \(fixed(metrics?.sdnn, 1, " ms"))")

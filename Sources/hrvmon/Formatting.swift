@@ -22,4 +22,9 @@ enum Formatting {
         if minutes > 0 { return "\(minutes) min \(two(secs)) s" }
         return "\(secs) s"
     }
+
+    /// `1 beat`, `2 beats`.
+    static func count(_ value: Int, _ noun: String) -> String {
+        "\(value) \(noun)\(value == 1 ? "" : "s")"
+    }
 }
