@@ -8,11 +8,14 @@ public struct IntervalStatistics: Equatable, Sendable {
     public private(set) var differenceCount = 0
     private var sum: Int64 = 0
     private var sumOfSquares: Int128 = 0
+    private var sumOfDifferences: Int64 = 0
     private var sumOfSquaredDifferences: Int128 = 0
     private var differencesAbove50ms = 0
+    private var differencesAbove20ms = 0
 
-    /// |ΔRR| > 50 ms, compared exactly in microticks.
+    /// |ΔRR| > 50 ms and > 20 ms, compared exactly in microticks.
     static let nn50Threshold: Int64 = 50 * RRInterval.microticksPerMillisecond
+    static let nn20Threshold: Int64 = 20 * RRInterval.microticksPerMillisecond
 
     public init() {}
 
@@ -41,43 +44,54 @@ public struct IntervalStatistics: Equatable, Sendable {
     public mutating func addDifference(_ earlier: RRInterval, _ later: RRInterval) {
         let difference = later.microticks - earlier.microticks
         differenceCount += 1
+        sumOfDifferences += difference
         sumOfSquaredDifferences += Int128(difference) * Int128(difference)
         if difference.magnitude > Self.nn50Threshold { differencesAbove50ms += 1 }
+        if difference.magnitude > Self.nn20Threshold { differencesAbove20ms += 1 }
     }
 
     public mutating func removeDifference(_ earlier: RRInterval, _ later: RRInterval) {
         let difference = later.microticks - earlier.microticks
         differenceCount -= 1
+        sumOfDifferences -= difference
         sumOfSquaredDifferences -= Int128(difference) * Int128(difference)
         if difference.magnitude > Self.nn50Threshold { differencesAbove50ms -= 1 }
+        if difference.magnitude > Self.nn20Threshold { differencesAbove20ms -= 1 }
     }
 
     /// The metrics, or nil for an empty set.
     public var metrics: TimeDomainMetrics? {
         guard count > 0 else { return nil }
         let perMs = Double(RRInterval.microticksPerMillisecond)
-        let n = Int128(count)
         let meanNN = Double(sum) / Double(count) / perMs
-        var sdnn: Double?
-        if count > 1 {
-            // n·Σx² − (Σx)² is exact; only the final division and root round.
-            let numerator = n * sumOfSquares - Int128(sum) * Int128(sum)
-            sdnn = (Self.double(numerator) / Self.double(n * (n - 1))).squareRoot() / perMs
-        }
-        var rmssd: Double?
-        var pnn50: Double?
+        let m = Double(differenceCount)
+        var metrics = TimeDomainMetrics(
+            beats: count, differences: differenceCount, meanNN: meanNN,
+            sdnn: Self.sampleStandardDeviation(count: count, sum: sum, sumOfSquares: sumOfSquares).map { $0 / perMs },
+            meanHR: 60_000 / meanNN)
         if differenceCount > 0 {
-            rmssd = (Self.double(sumOfSquaredDifferences) / Double(differenceCount)).squareRoot() / perMs
-            pnn50 = 100 * Double(differencesAbove50ms) / Double(count)
+            metrics.rmssd = (Self.double(sumOfSquaredDifferences) / m).squareRoot() / perMs
+            metrics.pnn50 = 100 * Double(differencesAbove50ms) / Double(count)
+            metrics.pnn20 = 100 * Double(differencesAbove20ms) / Double(count)
         }
-        return TimeDomainMetrics(
-            beats: count, differences: differenceCount, meanNN: meanNN, sdnn: sdnn, rmssd: rmssd,
-            pnn50: pnn50, meanHR: 60_000 / meanNN)
+        metrics.sdsd = Self.sampleStandardDeviation(
+            count: differenceCount, sum: sumOfDifferences, sumOfSquares: sumOfSquaredDifferences).map { $0 / perMs }
+        // Poincaré short axis: the spread of the pairs across the identity line.
+        metrics.sd1 = metrics.sdsd.map { $0 / 2.0.squareRoot() }
+        return metrics
+    }
+
+    /// √((n·Σx² − (Σx)²) / (n(n − 1))): exact up to the final division and root; nil below two values.
+    static func sampleStandardDeviation(count: Int, sum: Int64, sumOfSquares: Int128) -> Double? {
+        guard count > 1 else { return nil }
+        let n = Int128(count)
+        let numerator = n * sumOfSquares - Int128(sum) * Int128(sum)
+        return (double(numerator) / double(n * (n - 1))).squareRoot()
     }
 
     /// Int128 → Double through the two 64-bit halves: the generic conversion is not specialised
     /// and was most of the per-beat cost. At most one extra rounding step (< 1e-15 relative).
-    private static func double(_ value: Int128) -> Double {
+    static func double(_ value: Int128) -> Double {
         Double(Int64(truncatingIfNeeded: value >> 64)) * 0x1p64 + Double(UInt64(truncatingIfNeeded: value))
     }
 }

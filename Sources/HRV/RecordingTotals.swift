@@ -9,6 +9,11 @@ public struct RecordingTotals: Equatable, Sendable {
     /// Timeline length in microticks.
     public private(set) var duration: Int64 = 0
     public private(set) var statistics = IntervalStatistics()
+    /// Sums of RRᵢ + RRᵢ₊₁ over the successive pairs, for the Poincaré long axis (SD2). Only the
+    /// whole recording keeps them: rolling windows would pay a 128-bit square per beat for a
+    /// metric nobody watches live.
+    private var sumOfPairs: Int64 = 0
+    private var sumOfSquaredPairs: Int128 = 0
     public private(set) var corrections = ArtifactCounts()
 
     mutating func add(_ beat: Beat, after previous: Beat?) {
@@ -22,7 +27,19 @@ public struct RecordingTotals: Equatable, Sendable {
         statistics.add(beat.interval)
         if let previous, beat.formsDifference(after: previous) {
             statistics.addDifference(previous.interval, beat.interval)
+            let pair = previous.interval.microticks + beat.interval.microticks
+            sumOfPairs += pair
+            sumOfSquaredPairs += Int128(pair) * Int128(pair)
         }
+    }
+
+    /// Metrics of the whole recording, with the Poincaré long axis (SD2) that windows leave out.
+    public var metrics: TimeDomainMetrics? {
+        guard var metrics = statistics.metrics else { return nil }
+        metrics.sd2 = IntervalStatistics.sampleStandardDeviation(
+            count: statistics.differenceCount, sum: sumOfPairs, sumOfSquares: sumOfSquaredPairs
+        ).map { $0 / Double(RRInterval.microticksPerMillisecond) / 2.0.squareRoot() }
+        return metrics
     }
 
     /// Share of timeline beats changed by correction, in percent.

@@ -17,7 +17,7 @@ struct AnalysisSummary {
         correction = pipeline.configuration.correction
         totals = pipeline.recording
         detections = pipeline.detections
-        metrics = totals.statistics.metrics
+        metrics = totals.metrics
     }
 
     func rendered(as format: OutputFormat) -> String {
@@ -46,6 +46,12 @@ struct AnalysisSummary {
         object.add("ln_rmssd", metrics?.lnRMSSD)
         object.add("pnn50_pct", metrics?.pnn50)
         object.add("mean_hr_bpm", metrics?.meanHR)
+        object.add("pnn20_pct", metrics?.pnn20)
+        object.add("sdsd_ms", metrics?.sdsd)
+        object.add("cvnn", metrics?.cvnn)
+        object.add("sd1_ms", metrics?.sd1)
+        object.add("sd2_ms", metrics?.sd2)
+        object.add("sd1_sd2", metrics?.sd1sd2)
         object.add("artifacts", artifactsObject)
         object.add("corrected_pct", totals.correctedPercent)
         object.add("correction", correction == nil ? "none" : "kubios-causal")
@@ -54,7 +60,7 @@ struct AnalysisSummary {
 
     private static let csvColumns = [
         "beats", "duration_s", "mean_nn_ms", "sdnn_ms", "rmssd_ms", "ln_rmssd", "pnn50_pct", "mean_hr_bpm",
-        "ectopic", "missed", "extra", "long_short", "implausible", "corrected_pct",
+        "pnn20_pct", "sdsd_ms", "cvnn", "sd1_ms", "sd2_ms", "sd1_sd2", "ectopic", "missed", "extra", "long_short", "implausible", "corrected_pct",
     ]
 
     var csv: String {
@@ -62,6 +68,8 @@ struct AnalysisSummary {
         let row = [
             String(totals.beats), cell(totals.durationSeconds), cell(metrics?.meanNN), cell(metrics?.sdnn),
             cell(metrics?.rmssd), cell(metrics?.lnRMSSD), cell(metrics?.pnn50), cell(metrics?.meanHR),
+            cell(metrics?.pnn20), cell(metrics?.sdsd), cell(metrics?.cvnn), cell(metrics?.sd1), cell(metrics?.sd2),
+            cell(metrics?.sd1sd2),
         ] + ArtifactClass.allCases.map { String(detections[$0]) } + [cell(totals.correctedPercent)]
         return Self.csvColumns.joined(separator: ",") + "\n" + row.joined(separator: ",") + "\n"
     }
@@ -78,7 +86,8 @@ struct AnalysisSummary {
         lines.append("  Mean NN      \(fixed(metrics?.meanNN, 1, " ms"))")
         lines.append("  SDNN         \(fixed(metrics?.sdnn, 1, " ms"))")
         lines.append("  RMSSD        \(fixed(metrics?.rmssd, 1, " ms"))  (ln RMSSD \(fixed(metrics?.lnRMSSD, 2)))")
-        lines.append("  pNN50        \(fixed(metrics?.pnn50, 1, " %"))  (of all N intervals, as NeuroKit2)")
+        lines.append("  pNN50        \(fixed(metrics?.pnn50, 1, " %"))  (of all N intervals, as NeuroKit2; pNN20 \(fixed(metrics?.pnn20, 1, " %")))")
+        lines.append("  SD1 / SD2    \(fixed(metrics?.sd1, 1, " ms")) / \(fixed(metrics?.sd2, 1, " ms"))  (Poincaré; SDSD \(fixed(metrics?.sdsd, 1, " ms")))")
         if correction != nil {
             let counts = ArtifactClass.allCases.map { "\(detections[$0]) \($0.rawValue)" }
             lines.append("  Artifacts    \(counts.joined(separator: ", "))")

@@ -50,17 +50,27 @@ import Testing
     /// The exact integer formulas agree with the textbook floating-point definitions.
     @Test func exactFormulasMatchDefinitions() {
         let intervals = Self.randomIntervals(count: 5_000, seed: 9)
-        let metrics = IntervalStatistics(intervals).metrics!
+        var configuration = HRVPipeline.Configuration()
+        configuration.correction = nil
+        let metrics = process(intervals, configuration: configuration).pipeline.recording.metrics!
         let ms = intervals.map(\.milliseconds)
         let mean = ms.reduce(0, +) / Double(ms.count)
         let sdnn = (ms.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(ms.count - 1)).squareRoot()
         let differences = zip(ms.dropFirst(), ms).map { $0 - $1 }
         let rmssd = (differences.map { $0 * $0 }.reduce(0, +) / Double(differences.count)).squareRoot()
         let pnn50 = 100 * Double(differences.filter { abs($0) > 50 }.count) / Double(ms.count)
+        let meanDifference = differences.reduce(0, +) / Double(differences.count)
+        let sdsd = (differences.map { ($0 - meanDifference) * ($0 - meanDifference) }.reduce(0, +) / Double(differences.count - 1)).squareRoot()
+        let pairs = zip(ms.dropFirst(), ms).map { ($0 + $1) / 2.0.squareRoot() }
+        let meanPair = pairs.reduce(0, +) / Double(pairs.count)
+        let sd2 = (pairs.map { ($0 - meanPair) * ($0 - meanPair) }.reduce(0, +) / Double(pairs.count - 1)).squareRoot()
         #expect(relativeError(metrics.meanNN, mean) < 1e-12)
         #expect(relativeError(metrics.sdnn, sdnn) < 1e-9)
         #expect(relativeError(metrics.rmssd, rmssd) < 1e-9)
         #expect(relativeError(metrics.pnn50, pnn50) < 1e-12)
+        #expect(relativeError(metrics.sdsd, sdsd) < 1e-9)
+        #expect(relativeError(metrics.sd1, sdsd / 2.0.squareRoot()) < 1e-9)
+        #expect(relativeError(metrics.sd2, sd2) < 1e-9)
     }
 
     /// A run of beats too fast for the ring shortens the window instead of growing memory, and the
