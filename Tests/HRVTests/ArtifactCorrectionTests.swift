@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import HRV
 import Simulation
 import Testing
@@ -75,6 +78,20 @@ import Testing
         let falselyCorrected = updates.indices.filter { !touched.contains($0) && updates[$0].beat.isCorrected }
         // Kubios itself corrects ~1.5 % of MIT-BIH normal sinus beats; each correction touches two.
         #expect(Double(falselyCorrected.count) < 0.02 * Double(updates.count))
+    }
+
+    /// Out-of-range intervals that are detection errors are repaired, as README describes: 150 ms
+    /// + 650 ms in an 800 ms rhythm merge into one beat, 1600 ms splits into two.
+    @Test func outOfRangeDetectionErrorsAreRepaired() throws {
+        let rhythm = (0..<300).map { RRInterval(milliseconds: 800 + Int(30 * sin(Double($0) * 2 * .pi / 4.5))) }
+        var intervals = Array(rhythm[..<100]) + [RRInterval(milliseconds: 150), RRInterval(milliseconds: 650)]
+        intervals += rhythm[100..<200] + [RRInterval(milliseconds: 1600)] + rhythm[200...]
+        let (updates, pipeline) = process(intervals)
+        #expect(pipeline.detections.extra == 1)
+        #expect(pipeline.detections.missed == 1)
+        #expect(updates.first { $0.beat.artifact == .extra }?.beat.interval == RRInterval(milliseconds: 800))
+        #expect(updates.filter { $0.beat.artifact == .missed }.map(\.beat.interval) == [RRInterval(milliseconds: 800), RRInterval(milliseconds: 800)])
+        #expect(updates.allSatisfy { $0.beat.interval >= RRInterval(milliseconds: 700) })
     }
 
     /// Output lags input by exactly the look-ahead.
