@@ -1,0 +1,16 @@
+/// A span of sustained stress or of physical activity, in seconds of the beat timeline.
+public struct StressEpisode: Equatable, Sendable {
+    public enum Kind: String, Sendable, Codable {
+        case stress, activity
+    }
+
+    public var kind: Kind
+    /// When the condition began (stress episodes are declared only after it has lasted, and then
+    /// dated back to here).
+    public var start: Double
+    public var end: Double
+    /// Highest stress level seen in the episode; nil for activity.
+    public var peakLevel: Double?
+
+    public var duration: Double { end - start }
+}
