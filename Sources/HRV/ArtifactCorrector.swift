@@ -5,9 +5,7 @@
 /// `lookahead` (3) later beats have arrived — the rules need the next two successive differences,
 /// and a long/short beat may pull in its successor — so output lags input by exactly 3 beats.
 /// The windows are trailing instead of centred: the 91-value quartile-deviation windows end at the
-/// newest arrival (threshold 1 also rises with a 45-beat window's median difference, so it follows
-/// rising variability as fast as the centred one), and the 11-beat median spans beats
-/// i−7…i+3. Thresholds and rules see the
+/// newest arrival, and the 11-beat median spans beats i−7…i+3. Thresholds and rules see the
 /// measured values (as the reference's first pass does), so a doubtful correction does not
 /// cascade into its neighbours; a beat already reshaped by its predecessor's correction is not
 /// classified again.
@@ -24,13 +22,6 @@ public struct ArtifactCorrector {
         public var c2 = 0.17
         /// Beats in the quartile-deviation windows (paper: 91).
         public var thresholdWindow = 91
-        /// Beats in a second, shorter window for threshold 1: when its median successive
-        /// difference exceeds the long window's, the threshold rises by that ratio. The
-        /// reference's centred window sees 45 beats ahead, so it follows a rise in variability
-        /// (stress ending, paced breathing starting) at once; a trailing 91-beat window alone
-        /// would lag it by 45 beats and flag normal beats meanwhile. Medians, not quartiles, so a
-        /// burst of ectopic beats (a tail, not a shift) does not raise it.
-        public var riseWindow = 45
         /// Beats in the median filter (paper: 11).
         public var medianWindow = 11
         /// Floor for both thresholds, in ms: in a steady rhythm (exercise, pacing) the quartile
@@ -65,7 +56,6 @@ public struct ArtifactCorrector {
     /// Last raw arrival, for the raw successive differences behind threshold 1.
     private var lastArrival: Int64?
     private var differenceSpread: SlidingQuantiles
-    private var recentDifferenceSpread: SlidingQuantiles
     private var deviationSpread: SlidingQuantiles
     private var recentIntervals: SlidingQuantiles
 
@@ -73,7 +63,6 @@ public struct ArtifactCorrector {
         self.configuration = configuration
         pending.reserveCapacity(Self.lookahead + 2)
         differenceSpread = SlidingQuantiles(capacity: configuration.thresholdWindow)
-        recentDifferenceSpread = SlidingQuantiles(capacity: configuration.riseWindow)
         deviationSpread = SlidingQuantiles(capacity: configuration.thresholdWindow)
         recentIntervals = SlidingQuantiles(capacity: configuration.medianWindow)
     }
@@ -89,7 +78,6 @@ public struct ArtifactCorrector {
         if let lastArrival {
             let difference = Self.milliseconds(abs(value - lastArrival))
             differenceSpread.push(difference)
-            recentDifferenceSpread.push(difference)
         }
         lastArrival = value
         recentIntervals.push(Self.milliseconds(value))
@@ -131,12 +119,7 @@ public struct ArtifactCorrector {
         guard let previous, pending.count >= 3, pending[0].artifact == nil else { return nil }
 
         let floor = c.minimumThresholdMilliseconds
-        // Scaled by how much the recent median difference exceeds the long one: a real rise in
-        // variability moves the median, a burst of ectopic beats only the tail.
-        let longMedian = differenceSpread.quantile(0.5) ?? 0
-        let rise = longMedian > 0 ? max(1, (recentDifferenceSpread.quantile(0.5) ?? 0) / longMedian) : 1
-        let spread = differenceSpread.quartileDeviation * rise
-        let threshold1 = max(c.alpha * spread, floor)
+        let threshold1 = max(c.alpha * differenceSpread.quartileDeviation, floor)
         let threshold2 = max(c.alpha * deviationSpread.quartileDeviation, floor)
         let rr1 = Self.milliseconds(pending[1].raw)
         let rr2 = Self.milliseconds(pending[2].raw)
