@@ -90,7 +90,7 @@ public struct StressDetector {
         }
         let z = baseline.zScore(lnRMSSD: ln)
         let aboveRest = metrics.meanHR - baseline.restingHR
-        let level = min(100, max(0, 25 - 12.5 * z + max(0, aboveRest)))
+        let level = min(100, max(0, 25 + 50 * (baseline.lnRMSSDMean - ln) + 0.5 * max(0, aboveRest)))
         let state = trackStress(time: time, z: z, aboveRest: aboveRest, level: level, emit: emit)
         return StressAssessment(state: state, level: level, zScore: z, heartRateAboveRest: aboveRest, isCalibrating: false)
     }

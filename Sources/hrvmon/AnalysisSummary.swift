@@ -10,8 +10,12 @@ struct AnalysisSummary {
     var totals: RecordingTotals
     var detections: ArtifactCounts
     var metrics: TimeDomainMetrics?
+    var baseline: Baseline?
+    var episodes: [StressEpisode]
 
-    init(source: String, recording: RRRecording, pipeline: HRVPipeline) {
+    init(source: String, recording: RRRecording, pipeline: HRVPipeline, baseline: Baseline?, episodes: [StressEpisode]) {
+        self.baseline = baseline
+        self.episodes = episodes
         self.source = source
         unit = recording.unit
         correction = pipeline.configuration.correction
@@ -55,6 +59,29 @@ struct AnalysisSummary {
         object.add("artifacts", artifactsObject)
         object.add("corrected_pct", totals.correctedPercent)
         object.add("correction", correction == nil ? "none" : "kubios-causal")
+        object.add("baseline", baselineObject)
+        object.add("stress_windows", episodes.filter { $0.kind == .stress }.map(Self.episodeObject))
+        object.add("activity_windows", episodes.filter { $0.kind == .activity }.map(Self.episodeObject))
+        return object
+    }
+
+    /// Null until the session calibration has enough windows.
+    private var baselineObject: JSONObject? {
+        guard let baseline else { return nil }
+        var object = JSONObject()
+        object.add("source", baseline.source.rawValue)
+        object.add("resting_hr_bpm", baseline.restingHR)
+        object.add("ln_rmssd_mean", baseline.lnRMSSDMean)
+        object.add("ln_rmssd_sd", baseline.lnRMSSDSD)
+        object.add("samples", baseline.samples)
+        return object
+    }
+
+    private static func episodeObject(_ episode: StressEpisode) -> JSONObject {
+        var object = JSONObject()
+        object.add("start_s", episode.start)
+        object.add("end_s", episode.end)
+        object.add("peak_level", episode.peakLevel)
         return object
     }
 
@@ -88,6 +115,15 @@ struct AnalysisSummary {
         lines.append("  RMSSD        \(fixed(metrics?.rmssd, 1, " ms"))  (ln RMSSD \(fixed(metrics?.lnRMSSD, 2)))")
         lines.append("  pNN50        \(fixed(metrics?.pnn50, 1, " %"))  (of all N intervals, as NeuroKit2; pNN20 \(fixed(metrics?.pnn20, 1, " %")))")
         lines.append("  SD1 / SD2    \(fixed(metrics?.sd1, 1, " ms")) / \(fixed(metrics?.sd2, 1, " ms"))  (Poincaré; SDSD \(fixed(metrics?.sdsd, 1, " ms")))")
+        if let baseline {
+            lines.append("  Baseline     resting HR \(fixed(baseline.restingHR, 1, " bpm")), ln RMSSD \(fixed(baseline.lnRMSSDMean, 2)) ± \(fixed(baseline.lnRMSSDSD, 2)) (\(baseline.source.rawValue))")
+            let stress = episodes.filter { $0.kind == .stress }
+            let activity = episodes.filter { $0.kind == .activity }
+            lines.append("  Stress       \(stress.isEmpty ? "none" : stress.map(Self.span).joined(separator: ", "))")
+            lines.append("  Activity     \(activity.isEmpty ? "none" : activity.map(Self.span).joined(separator: ", "))")
+        } else {
+            lines.append("  Baseline     not measured: needs about 3 minutes at rest at the start")
+        }
         if correction != nil {
             let counts = ArtifactClass.allCases.map { "\(detections[$0]) \($0.rawValue)" }
             lines.append("  Artifacts    \(counts.joined(separator: ", "))")
@@ -96,5 +132,15 @@ struct AnalysisSummary {
             lines.append("  Correction   off: intervals analysed as given")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `10:05–15:10 (peak 87)` in minutes:seconds from the first beat.
+    private static func span(_ episode: StressEpisode) -> String {
+        func clock(_ seconds: Double) -> String {
+            let total = Int(seconds.rounded())
+            return "\(total / 60):\(total % 60 < 10 ? "0" : "")\(total % 60)"
+        }
+        let peak = episode.peakLevel.map { " (peak \(Int($0.rounded())))" } ?? ""
+        return "\(clock(episode.start))–\(clock(episode.end))\(peak)"
     }
 }

@@ -58,19 +58,23 @@ struct Analyze: ParsableCommand {
         configuration.sdnnWindow = sdnnWindow
         if noCorrection { configuration.correction = nil }
         var pipeline = HRVPipeline(configuration: configuration)
+        var detector = StressDetector()
+        var episodes: [StressEpisode] = []
 
         var output = FileStream.standardOutput
-        if series {
-            var writer = SeriesWriter(format: format, step: step)
-            writer.writeHeader(to: &output)
-            for interval in recording.intervals {
-                pipeline.append(interval) { writer.write($0, to: &output) }
-            }
-            pipeline.finish { writer.write($0, to: &output) }
-        } else {
-            for interval in recording.intervals { pipeline.append(interval) { _ in } }
-            pipeline.finish { _ in }
-            let summary = AnalysisSummary(source: file, recording: recording, pipeline: pipeline)
+        var writer = series ? SeriesWriter(format: format, step: step) : nil
+        writer?.writeHeader(to: &output)
+        let observe = { (update: HRVUpdate) in
+            let assessment = detector.update(update) { episodes.append($0) }
+            writer?.write(update, assessment, to: &output)
+        }
+        for interval in recording.intervals { pipeline.append(interval, emit: observe) }
+        pipeline.finish(emit: observe)
+        detector.finish { episodes.append($0) }
+        if !series {
+            let summary = AnalysisSummary(
+                source: file, recording: recording, pipeline: pipeline, baseline: detector.baseline,
+                episodes: episodes.sorted { $0.start < $1.start })
             output.write(summary.rendered(as: format))
         }
         output.flush()

@@ -31,9 +31,9 @@ struct JSONObject {
         text += value.map(Self.quoted) ?? "null"
     }
 
-    mutating func add(_ name: String, _ value: JSONObject) {
+    mutating func add(_ name: String, _ value: JSONObject?) {
         key(name)
-        text += value.serialized
+        text += value?.serialized ?? "null"
     }
 
     mutating func add(_ name: String, _ values: [JSONObject]) {

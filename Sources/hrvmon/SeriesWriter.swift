@@ -3,11 +3,12 @@ import HRV
 /// Writes rolling-window rows (`analyze --series`): JSON Lines for `json`, CSV otherwise.
 ///
 /// RMSSD, ln RMSSD, pNN50, HR and the corrected share come from the RMSSD window; SDNN from the
-/// SDNN window. A row is written for the first beat at or after each step boundary.
+/// SDNN window; state and level from the stress detector. A row is written for the first beat at
+/// or after each step boundary.
 struct SeriesWriter {
     static let columns = [
         "t_s", "rr_ms", "artifact", "hr_bpm", "rmssd_ms", "ln_rmssd", "pnn50_pct", "sdnn_ms",
-        "corrected_pct", "low_quality", "filled",
+        "corrected_pct", "low_quality", "filled", "state", "level",
     ]
 
     let format: OutputFormat
@@ -23,7 +24,7 @@ struct SeriesWriter {
         if format != .json { output.write(Self.columns.joined(separator: ",") + "\n") }
     }
 
-    mutating func write(_ update: HRVUpdate, to output: inout FileStream) {
+    mutating func write(_ update: HRVUpdate, _ assessment: StressAssessment, to output: inout FileStream) {
         let time = update.beat.seconds
         guard time >= nextRowTime else { return }
         if step > 0 { nextRowTime = (time / step).rounded(.down) * step + step }
@@ -41,6 +42,8 @@ struct SeriesWriter {
             ("corrected_pct", .number(100 * short.correctedShare)),
             ("low_quality", .flag(short.isLowQuality || update.sdnnWindow.isLowQuality)),
             ("filled", .flag(short.isFilled)),
+            ("state", .text(assessment.state.rawValue)),
+            ("level", .number(assessment.level)),
         ]
         if format == .json {
             var object = JSONObject()

@@ -86,8 +86,29 @@ import Testing
         let csv = try Hrvmon.run(["analyze", "--series", "--step", "0", "--format", "csv", mitbih]).stdout
             .split(separator: "\n")
         let beats = try #require(try Hrvmon.run(["analyze", "--format", "json", mitbih]).json?["beats"] as? Int)
-        #expect(csv.first == "t_s,rr_ms,artifact,hr_bpm,rmssd_ms,ln_rmssd,pnn50_pct,sdnn_ms,corrected_pct,low_quality,filled")
+        #expect(csv.first == "t_s,rr_ms,artifact,hr_bpm,rmssd_ms,ln_rmssd,pnn50_pct,sdnn_ms,corrected_pct,low_quality,filled,state,level")
         #expect(csv.count == 1 + beats)  // a row per corrected beat
+    }
+
+    /// `stress_windows` and `activity_windows`: objects with start_s, end_s, peak_level.
+    @Test func stressAndActivityWindows() throws {
+        let stressTest = try Hrvmon.run(["simulate", "--scenario", "stress-test", "--seed", "3"]).stdout
+        let json = try #require(try Hrvmon.run(["analyze", "--format", "json", "-"], stdin: stressTest).json)
+        let stress = try #require(json["stress_windows"] as? [[String: Any]])
+        #expect(stress.count == 1)
+        let start = try #require(stress.first?["start_s"] as? Double)
+        let end = try #require(stress.first?["end_s"] as? Double)
+        #expect(abs(start - 600) <= 90 && abs(end - 900) <= 120)
+        #expect((stress.first?["peak_level"] as? Double ?? 0) > 50)
+        #expect((json["activity_windows"] as? [Any])?.isEmpty == true)
+        #expect((json["baseline"] as? [String: Any])?["source"] as? String == "session")
+
+        let workout = try Hrvmon.run(["simulate", "--scenario", "workout", "--seed", "3"]).stdout
+        let exercise = try #require(try Hrvmon.run(["analyze", "--format", "json", "-"], stdin: workout).json)
+        #expect((exercise["stress_windows"] as? [Any])?.isEmpty == true)
+        let activity = try #require(exercise["activity_windows"] as? [[String: Any]])
+        #expect(activity.count == 1)
+        #expect(activity.first?["peak_level"] is NSNull)
     }
 
     @Test func readableTextSummary() throws {
