@@ -59,6 +59,19 @@ public struct IntervalStatistics: Equatable, Sendable {
         if difference.magnitude > Self.nn20Threshold { differencesAbove20ms -= 1 }
     }
 
+    /// RMSSD in ms alone, for per-beat consumers that need nothing else.
+    public var rmssd: Double? {
+        guard differenceCount > 0 else { return nil }
+        return (Self.double(sumOfSquaredDifferences) / Double(differenceCount)).squareRoot()
+            / Double(RRInterval.microticksPerMillisecond)
+    }
+
+    /// 60,000 / MeanNN alone.
+    public var meanHR: Double? {
+        guard count > 0 else { return nil }
+        return 60 * Double(RRInterval.microticksPerSecond) * Double(count) / Double(sum)
+    }
+
     /// The metrics, or nil for an empty set.
     public var metrics: TimeDomainMetrics? {
         guard count > 0 else { return nil }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Turns the pipeline's windows into a state, a 0–100 level and stress/activity episodes.
 ///
 /// Stress is low vagal activity while the body is not physically active (the Firstbeat/Garmin
@@ -71,10 +75,12 @@ public struct StressDetector {
         if update.beat.isUsable { rememberRecent(update.beat.interval.microticks) }
         let window = update.rmssdWindow
         let usable = sensorContact && window.isFilled && window.correctedShare <= configuration.maximumCorrectedShare
-        let metrics = usable ? window.metrics : nil
+        let rmssd = usable ? window.statistics.rmssd : nil
+        let lnRMSSD = rmssd.flatMap { $0 > 0 ? log($0) : nil }
+        let heartRate = window.statistics.meanHR
 
         guard let baseline else {
-            if let metrics, let ln = metrics.lnRMSSD { calibration.add(lnRMSSD: ln, heartRate: metrics.meanHR, at: time) }
+            if let lnRMSSD, let heartRate { calibration.add(lnRMSSD: lnRMSSD, heartRate: heartRate, at: time) }
             if time >= configuration.calibration {
                 baseline = calibration.baseline(minimumSD: configuration.minimumSD)
             }
@@ -85,12 +91,12 @@ public struct StressDetector {
             closeStress(at: time, emit: emit)
             return StressAssessment(state: .activity, isCalibrating: false)
         }
-        guard let metrics, let ln = metrics.lnRMSSD else {
+        guard let lnRMSSD, let heartRate else {
             return StressAssessment(state: .unknown, isCalibrating: false)
         }
-        let z = baseline.zScore(lnRMSSD: ln)
-        let aboveRest = metrics.meanHR - baseline.restingHR
-        let level = min(100, max(0, 25 + 50 * (baseline.lnRMSSDMean - ln) + 0.5 * max(0, aboveRest)))
+        let z = baseline.zScore(lnRMSSD: lnRMSSD)
+        let aboveRest = heartRate - baseline.restingHR
+        let level = min(100, max(0, 25 + 50 * (baseline.lnRMSSDMean - lnRMSSD) + 0.5 * max(0, aboveRest)))
         let state = trackStress(time: time, z: z, aboveRest: aboveRest, level: level, emit: emit)
         return StressAssessment(state: state, level: level, zScore: z, heartRateAboveRest: aboveRest, isCalibrating: false)
     }
