@@ -80,6 +80,17 @@ time_command() {
     fi
 }
 
+# Instructions of one run in millions (valgrind's callgrind): unlike time, repeatable on a shared
+# machine, so it is the number to compare between commits.
+instructions() {
+    if command -v valgrind >/dev/null 2>&1; then
+        valgrind --tool=callgrind --callgrind-out-file="$tmp/callgrind.out" "$@" </dev/null >/dev/null 2>"$tmp/valgrind.txt"
+        awk '/Collected :/ { printf "%.0f\n", $4 / 1e6 }' "$tmp/valgrind.txt"
+    else
+        echo "n/a"
+    fi
+}
+
 # Peak resident set size of one run, in MB.
 peak_rss() {
     if [ "$have_time" = true ]; then
@@ -108,12 +119,13 @@ for mode in correction no-correction; do
     log "timing $mode ($runs runs)"
     read -r mean min max < <(time_command "$hrvmon" "${args[@]}")
     rss=$(peak_rss "$hrvmon" "${args[@]}")
-    rows+=("| $label | $beats | $mean | $min | $max | $rss |")
+    count=$(instructions "$hrvmon" "${args[@]}")
+    rows+=("| $label | $beats | $mean | $min | $max | $rss | $count |")
 done
 
 tool=$([ "$have_hyperfine" = true ] && echo "hyperfine" || echo "bash loop")
 echo "hrvmon analyze, $input_beats beats (simulate --scenario $scenario --seed $seed), $runs runs, $tool"
 echo
-echo "| command | beats | mean ms | min ms | max ms | peak RSS MB |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+echo "| command | beats | mean ms | min ms | max ms | peak RSS MB | instructions (M) |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 printf '%s\n' "${rows[@]}"

@@ -114,7 +114,7 @@ public struct StressDetector {
     // MARK: activity
 
     private mutating func rememberRecent(_ microticks: Int64) {
-        let slot = recentCount % recent.count
+        let slot = recentCount & (recent.count - 1)  // the count is a power of two
         if recentCount >= recent.count { recentSum -= recent[slot] }
         recent[slot] = microticks
         recentSum += microticks
