@@ -29,11 +29,6 @@ public struct RRInterval: Hashable, Comparable, Sendable {
     public var milliseconds: Double { Double(microticks) / Double(Self.microticksPerMillisecond) }
     public var seconds: Double { Double(microticks) / Double(Self.microticksPerSecond) }
 
-    /// The strap's tick count when the interval is a whole number of ticks (uncorrected strap data).
-    public var wholeTicks: Int64? {
-        microticks % Self.microticksPerTick == 0 ? microticks / Self.microticksPerTick : nil
-    }
-
     public static func < (lhs: RRInterval, rhs: RRInterval) -> Bool { lhs.microticks < rhs.microticks }
 }
 

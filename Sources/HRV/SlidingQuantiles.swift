@@ -22,8 +22,6 @@ struct SlidingQuantiles {
         sorted = Array(repeating: 0, count: capacity)
     }
 
-    var capacity: Int { arrival.count }
-
     /// - Parameter value: finite and not negative (RR intervals and absolute differences).
     mutating func push(_ value: Double) {
         precondition(value >= 0 && value.isFinite, "SlidingQuantiles holds non-negative values")

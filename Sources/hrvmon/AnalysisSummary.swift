@@ -6,6 +6,7 @@ import Recordings
 struct AnalysisSummary {
     var source: String
     var unit: RRUnit
+    var layout: RRRecording.Layout
     var correction: ArtifactCorrector.Configuration?
     var totals: RecordingTotals
     var detections: ArtifactCounts
@@ -18,6 +19,7 @@ struct AnalysisSummary {
         self.episodes = episodes
         self.source = source
         unit = recording.unit
+        layout = recording.layout
         correction = pipeline.configuration.correction
         totals = pipeline.recording
         detections = pipeline.detections
@@ -107,7 +109,8 @@ struct AnalysisSummary {
             return Formatting.fixed(value, digits: digits) + unit
         }
         var lines: [String] = []
-        lines.append("\(source): \(Formatting.count(totals.rawBeats, "RR interval")) in \(unit.rawValue)")
+        let column = if case .csv(let name) = layout { ", column \(name)" } else { "" }
+        lines.append("\(source): \(Formatting.count(totals.rawBeats, "RR interval")) in \(unit.rawValue)\(column)")
         lines.append("  Duration     \(Formatting.duration(totals.durationSeconds)) (\(Formatting.count(totals.beats, "beat")))")
         lines.append("  Mean HR      \(fixed(metrics?.meanHR, 1, " bpm"))  (60000 / Mean NN)")
         lines.append("  Mean NN      \(fixed(metrics?.meanNN, 1, " ms"))")
