@@ -3,7 +3,7 @@
 # Safe to re-run: only missing packages are installed, and only when running as root.
 set -euo pipefail
 
-packages=(pkg-config libdbus-1-dev libbluetooth-dev)
+packages=(pkg-config libdbus-1-dev libbluetooth-dev tmux)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Glibc
+import HRV
+
+struct Breathe: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Guided breathing in the terminal, no strap needed.",
+        discussion: """
+            Patterns: resonance (6 breaths a minute, inhale:exhale 4:6; --rate changes the rate), \
+            box (4-4-4-4), 4-7-8, or your own seconds IN-HOLD-OUT[-HOLD], e.g. 5-0-5 or 4-2-6-2. \
+            On a terminal an animated bar paces each breath; otherwise one line per phase is \
+            printed as it starts. Ctrl-C ends the exercise early.
+            """)
+
+    @Option(help: "resonance, box, 4-7-8 or IN-HOLD-OUT[-HOLD] seconds.")
+    var pattern = "resonance"
+
+    @Option(help: "Breaths per minute for the resonance pattern (3–12).")
+    var rate: Double = 6
+
+    @Option(help: "Length of the exercise in minutes.")
+    var minutes: Double = 5
+
+    @Option(help: "Run the clock this many times faster (for trying it out).")
+    var speed: Double = 1
+
+    func validate() throws {
+        guard (3...12).contains(rate) else { throw ValidationError("--rate must be 3–12 breaths per minute") }
+        guard minutes > 0, minutes <= 120 else { throw ValidationError("--minutes must be above 0 and at most 120") }
+        guard speed > 0, speed <= 1000 else { throw ValidationError("--speed must be above 0 and at most 1000") }
+    }
+
+    func run() throws {
+        let chosen: BreathingPattern
+        do {
+            chosen = try BreathingPattern(parsing: pattern, resonanceRate: rate)
+        } catch {
+            throw badInput(error)
+        }
+        Interruption.install()
+        let duration = minutes * 60
+        let clock = MonotonicClock(speed: speed)
+        var pacer = BreathingPacer(pattern: chosen, start: 0)
+        var output = FileStream.standardOutput
+        let animated = isatty(STDOUT_FILENO) == 1
+        let bar = BreathingBar(colors: animated && getenv("NO_COLOR") == nil)
+        output.write("\(chosen.name): \(Formatting.fixed(chosen.breathsPerMinute, digits: 1)) breaths a minute for \(Formatting.duration(duration))\n")
+        if animated { output.write(BreathingBar.hideCursor) } else { output.write(Self.line(pacer.startCue)) }
+        output.flush()
+
+        var now = 0.0
+        // The animation redraws at 20 frames a second only while the exercise runs; line output
+        // sleeps until the next phase change.
+        while now < duration && !Interruption.requested {
+            let next = animated ? now + 0.05 : min(duration, now + (pacer.position.remaining > 0 ? pacer.position.remaining : 0.05))
+            clock.sleep(until: next)
+            now = min(clock.elapsed, duration)
+            let cues = pacer.advance(to: now)
+            if animated {
+                output.write(bar.frame(pacer.position, elapsed: now, duration: duration))
+            } else {
+                for cue in cues where cue.time < duration { output.write(Self.line(cue)) }
+            }
+            output.flush()
+        }
+        if animated { output.write("\r" + BreathingBar.clearLine + BreathingBar.showCursor) }
+        let breaths = pacer.position.breaths
+        let ended = Interruption.requested ? "stopped after" : "done:"
+        output.write("\(ended) \(Formatting.count(breaths, "breath")) in \(Formatting.duration(now))\n")
+        output.flush()
+    }
+
+    static func line(_ cue: BreathingPacer.Cue) -> String {
+        "\(clock(cue.time)) \(cue.phase.rawValue) \(Formatting.fixed(cue.seconds, digits: 1)) s\n"
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        return "\(total / 60):\(total % 60 < 10 ? "0" : "")\(total % 60)"
+    }
+}
