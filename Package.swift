@@ -22,10 +22,12 @@ let package = Package(
         .target(name: "Simulation"),
         // Reading recorded RR files (text, CSV) into intervals with line provenance.
         .target(name: "Recordings", dependencies: ["HRV"]),
+        // The user's configuration file: keys, defaults, validation.
+        .target(name: "Settings", dependencies: ["HRV"]),
         .executableTarget(
             name: "hrvmon",
             dependencies: [
-                "HRV", "HeartRateProtocol", "Simulation", "Recordings",
+                "HRV", "HeartRateProtocol", "Simulation", "Recordings", "Settings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -36,6 +38,7 @@ let package = Package(
         ),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "HRV", "Simulation"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Settings", "HRV"]),
         .testTarget(name: "CLITests", dependencies: ["hrvmon"]),
     ]
 )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import HRV
 import Recordings
+import Settings
 
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,15 +35,19 @@ struct Analyze: ParsableCommand {
     @Option(help: "With --series: seconds between rows (0: a row per beat).")
     var step: Double = 5
 
-    @Option(name: .customLong("rmssd-window"), help: "Rolling RMSSD window, seconds.")
-    var rmssdWindow: Double = 60
+    @Option(name: .customLong("rmssd-window"), help: "Rolling RMSSD window, seconds (default: window.rmssd_seconds, 60).")
+    var rmssdWindow: Double?
 
-    @Option(name: .customLong("sdnn-window"), help: "Rolling SDNN window, seconds.")
-    var sdnnWindow: Double = 300
+    @Option(name: .customLong("sdnn-window"), help: "Rolling SDNN window, seconds (default: window.sdnn_seconds, 300).")
+    var sdnnWindow: Double?
+
+    @OptionGroup var config: ConfigOptions
 
     func validate() throws {
-        guard rmssdWindow >= 5, rmssdWindow <= 3600 else { throw ValidationError("--rmssd-window must be 5–3600 seconds") }
-        guard sdnnWindow >= 5, sdnnWindow <= 3600 else { throw ValidationError("--sdnn-window must be 5–3600 seconds") }
+        for (name, value) in [("--rmssd-window", rmssdWindow), ("--sdnn-window", sdnnWindow)] {
+            guard let value else { continue }
+            guard value >= 5, value <= 3600 else { throw ValidationError("\(name) must be 5–3600 seconds") }
+        }
         guard step >= 0 else { throw ValidationError("--step must be 0 or more seconds") }
     }
 
@@ -53,12 +58,15 @@ struct Analyze: ParsableCommand {
         } catch {
             throw badInput(error)
         }
-        var configuration = HRVPipeline.Configuration()
-        configuration.rmssdWindow = rmssdWindow
-        configuration.sdnnWindow = sdnnWindow
+        let settings = try config.load()
+        var configuration = settings.pipeline
+        if let rmssdWindow { configuration.rmssdWindow = rmssdWindow }
+        if let sdnnWindow { configuration.sdnnWindow = sdnnWindow }
         if noCorrection { configuration.correction = nil }
         var pipeline = HRVPipeline(configuration: configuration)
-        var observer = Observer(writer: series ? SeriesWriter(format: format, step: step) : nil)
+        var observer = Observer(
+            detector: StressDetector(configuration: settings.stress),
+            writer: series ? SeriesWriter(format: format, step: step) : nil)
         var output = FileStream.standardOutput
         observer.writer?.writeHeader(to: &output)
         // Closure literals at each call, not a stored closure: captured variables then stay
@@ -78,7 +86,7 @@ struct Analyze: ParsableCommand {
 
 /// What `analyze` does with every placed beat: judge stress, and write a series row if asked.
 private struct Observer {
-    var detector = StressDetector()
+    var detector: StressDetector
     var episodes: [StressEpisode] = []
     var writer: SeriesWriter?
 

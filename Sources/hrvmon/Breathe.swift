@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import HRV
+import Settings
 
 struct Breathe: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,33 +13,36 @@ struct Breathe: ParsableCommand {
             printed as it starts. Ctrl-C ends the exercise early.
             """)
 
-    @Option(help: "resonance, box, 4-7-8 or IN-HOLD-OUT[-HOLD] seconds.")
-    var pattern = "resonance"
+    @Option(help: "resonance, box, 4-7-8 or IN-HOLD-OUT[-HOLD] seconds (default: breathing.pattern, resonance).")
+    var pattern: String?
 
-    @Option(help: "Breaths per minute for the resonance pattern (3–12).")
-    var rate: Double = 6
+    @Option(help: "Breaths per minute for the resonance pattern, 3–12 (default: breathing.rate, 6).")
+    var rate: Double?
 
-    @Option(help: "Length of the exercise in minutes.")
-    var minutes: Double = 5
+    @Option(help: "Length of the exercise in minutes (default: breathing.minutes, 5).")
+    var minutes: Double?
+
+    @OptionGroup var config: ConfigOptions
 
     @Option(help: "Run the clock this many times faster (for trying it out).")
     var speed: Double = 1
 
     func validate() throws {
-        guard (3...12).contains(rate) else { throw ValidationError("--rate must be 3–12 breaths per minute") }
-        guard minutes > 0, minutes <= 120 else { throw ValidationError("--minutes must be above 0 and at most 120") }
+        if let rate, !(3...12).contains(rate) { throw ValidationError("--rate must be 3–12 breaths per minute") }
+        if let minutes, !(minutes > 0 && minutes <= 120) { throw ValidationError("--minutes must be above 0 and at most 120") }
         guard speed > 0, speed <= 1000 else { throw ValidationError("--speed must be above 0 and at most 1000") }
     }
 
     func run() throws {
+        let settings = try config.load().breathing
         let chosen: BreathingPattern
         do {
-            chosen = try BreathingPattern(parsing: pattern, resonanceRate: rate)
+            chosen = try BreathingPattern(parsing: pattern ?? settings.pattern, resonanceRate: rate ?? settings.rate)
         } catch {
             throw badInput(error)
         }
         Interruption.install()
-        let duration = minutes * 60
+        let duration = (minutes ?? settings.minutes) * 60
         let clock = MonotonicClock(speed: speed)
         var pacer = BreathingPacer(pattern: chosen, start: 0)
         var output = FileStream.standardOutput

@@ -20,10 +20,11 @@ enum Hrvmon {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("HRVTests/Fixtures")
 
-    static func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         let errors = Pipe()
         let input = Pipe()

@@ -1,0 +1,26 @@
+import HRV
+
+/// Everything a user can tune, with the defaults documented in README. Read from
+/// `$XDG_CONFIG_HOME/hrvmon/config` (`SettingsFile`).
+public struct Settings: Equatable, Sendable {
+    public var pipeline = HRVPipeline.Configuration()
+    public var stress = StressDetector.Configuration()
+    public var breathing = Breathing()
+
+    public struct Breathing: Equatable, Sendable {
+        /// resonance, box, 4-7-8 or IN-HOLD-OUT[-HOLD].
+        public var pattern = "resonance"
+        public var rate = 6.0
+        public var minutes = 5.0
+        /// Seconds between two suggestions of an exercise.
+        public var cooldown = 1200.0
+        /// Ring the terminal bell with a suggestion.
+        public var bell = true
+        /// Extra stress-relief tips, added to the built-in ones.
+        public var tips: [String] = []
+
+        public init() {}
+    }
+
+    public init() {}
+}

@@ -1,0 +1,68 @@
+import HRV
+
+/// The configuration file: `key = value` lines, `#` comments, blank lines ignored; keys from
+/// `SettingDefinition.all`. Anything else is an error naming the line, the key and what is allowed.
+public enum SettingsFile {
+    public struct Error: Swift.Error, Equatable, Sendable, CustomStringConvertible {
+        public var source: String
+        public var line: Int?
+        public var problem: String
+
+        public var description: String { line.map { "\(source):\($0): \(problem)" } ?? "\(source): \(problem)" }
+    }
+
+    public static func parse(_ text: String, source: String) throws(Error) -> Settings {
+        var settings = Settings()
+        let definitions = Dictionary(uniqueKeysWithValues: SettingDefinition.all.map { ($0.key, $0) })
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingWhitespace()
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw Error(source: source, line: index + 1, problem: "expected key = value, found '\(line)'")
+            }
+            let key = String(line[..<equals]).trimmingWhitespace()
+            var value = String(line[line.index(after: equals)...]).trimmingWhitespace()
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            guard let definition = definitions[key] else {
+                throw Error(source: source, line: index + 1,
+                            problem: "unknown key '\(key)'; known keys: \(SettingDefinition.all.map(\.key).joined(separator: ", "))")
+            }
+            let invalid = Error(source: source, line: index + 1,
+                                problem: "\(key) = \(value) is not allowed: \(key) takes \(definition.allowed)")
+            switch definition.kind {
+            case .number(let range, let path):
+                guard let number = Double(value), number.isFinite, range.contains(number) else { throw invalid }
+                settings[keyPath: path] = number
+            case .flag(let path):
+                guard let flag = ["true": true, "yes": true, "false": false, "no": false][value.lowercased()] else { throw invalid }
+                settings[keyPath: path] = flag
+            case .text(_, let check, let path):
+                guard check(value) else { throw invalid }
+                settings[keyPath: path] = value
+            case .list(let path):
+                guard !value.isEmpty else { throw invalid }
+                settings[keyPath: path].append(value)
+            }
+        }
+        try checkConsistency(settings, source: source)
+        return settings
+    }
+
+    /// Rules between keys.
+    private static func checkConsistency(_ settings: Settings, source: String) throws(Error) {
+        if settings.stress.releaseMargin > settings.stress.onsetMargin {
+            throw Error(source: source, line: nil,
+                        problem: "stress.release_margin_sd (\(settings.stress.releaseMargin)) must not exceed stress.onset_margin_sd (\(settings.stress.onsetMargin))")
+        }
+        if settings.stress.activityExitMargin > settings.stress.activityMargin {
+            throw Error(source: source, line: nil,
+                        problem: "activity.exit_margin_bpm (\(settings.stress.activityExitMargin)) must not exceed activity.margin_bpm (\(settings.stress.activityMargin))")
+        }
+    }
+}
+
+extension StringProtocol {
+    func trimmingWhitespace() -> String {
+        String(drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+    }
+}
