@@ -22,12 +22,14 @@ let package = Package(
         .target(name: "Simulation"),
         // Reading recorded RR files (text, CSV) into intervals with line provenance.
         .target(name: "Recordings", dependencies: ["HRV"]),
+        // What is kept on disk for the user: resting history (and, later, sessions).
+        .target(name: "SessionLog", dependencies: ["HRV"]),
         // The user's configuration file: keys, defaults, validation.
         .target(name: "Settings", dependencies: ["HRV"]),
         .executableTarget(
             name: "hrvmon",
             dependencies: [
-                "HRV", "HeartRateProtocol", "Simulation", "Recordings", "Settings",
+                "HRV", "HeartRateProtocol", "Simulation", "Recordings", "Settings", "SessionLog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -39,6 +41,7 @@ let package = Package(
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "HRV", "Simulation"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "HRV"]),
+        .testTarget(name: "SessionLogTests", dependencies: ["SessionLog", "HRV"]),
         .testTarget(name: "CLITests", dependencies: ["hrvmon"]),
     ]
 )

@@ -33,6 +33,10 @@ extension SettingDefinition {
                "Activity ends once heart rate is below resting + this (at most activity.margin_bpm)…"),
         number("activity.hold_seconds", 0...3600, \.stress.activityHold,
                "…and has stayed there this long, so the recovery from exercise is not stress."),
+        number("baseline.days", 2...90, \.baseline.days,
+               "Calendar days in the rolling personal baseline (HRV4Training and Plews use 7)."),
+        number("baseline.minimum_days", 2...90, \.baseline.minimumDays,
+               "Days of resting data before the personal baseline replaces the session calibration (Elite HRV shows a baseline after about 2–3 days)."),
         SettingDefinition(
             key: "breathing.pattern",
             kind: .text(allowed: "resonance, box, 4-7-8 or IN-HOLD-OUT[-HOLD] seconds such as 5-0-5",

@@ -6,6 +6,16 @@ public struct Settings: Equatable, Sendable {
     public var pipeline = HRVPipeline.Configuration()
     public var stress = StressDetector.Configuration()
     public var breathing = Breathing()
+    public var baseline = PersonalBaseline()
+
+    public struct PersonalBaseline: Equatable, Sendable {
+        /// Calendar days in the rolling personal baseline.
+        public var days = 7.0
+        /// Days of data needed before the personal baseline is used.
+        public var minimumDays = 3.0
+
+        public init() {}
+    }
 
     public struct Breathing: Equatable, Sendable {
         /// resonance, box, 4-7-8 or IN-HOLD-OUT[-HOLD].

@@ -1,6 +1,7 @@
 import ArgumentParser
 import HRV
 import Recordings
+import SessionLog
 import Settings
 
 struct Analyze: ParsableCommand {
@@ -41,6 +42,16 @@ struct Analyze: ParsableCommand {
     @Option(name: .customLong("sdnn-window"), help: "Rolling SDNN window, seconds (default: window.sdnn_seconds, 300).")
     var sdnnWindow: Double?
 
+    enum BaselineChoice: String, ExpressibleByArgument, CaseIterable {
+        /// Personal when there are enough days of data, otherwise the session calibration.
+        case auto
+        case session
+        case personal
+    }
+
+    @Option(help: "Resting baseline for stress: auto (personal when there is enough data), session or personal.")
+    var baseline: BaselineChoice = .auto
+
     @OptionGroup var config: ConfigOptions
 
     func validate() throws {
@@ -65,7 +76,7 @@ struct Analyze: ParsableCommand {
         if noCorrection { configuration.correction = nil }
         var pipeline = HRVPipeline(configuration: configuration)
         var observer = Observer(
-            detector: StressDetector(configuration: settings.stress),
+            detector: StressDetector(configuration: settings.stress, baseline: try personalBaseline(settings)),
             writer: series ? SeriesWriter(format: format, step: step) : nil)
         var output = FileStream.standardOutput
         observer.writer?.writeHeader(to: &output)
@@ -81,6 +92,23 @@ struct Analyze: ParsableCommand {
             output.write(summary.rendered(as: format))
         }
         output.flush()
+    }
+}
+
+extension Analyze {
+    /// The personal baseline when chosen and available; nil means calibrate on the session.
+    func personalBaseline(_ settings: Settings) throws -> Baseline? {
+        guard baseline != .session else { return nil }
+        let history: BaselineHistory
+        do { history = try DataDirectory.loadHistory() } catch { throw badInput(error) }
+        let personal = history.baseline(
+            days: Int(settings.baseline.days), minimumDays: Int(settings.baseline.minimumDays),
+            minimumSD: settings.stress.minimumSD, today: DataDirectory.today)
+        if baseline == .personal && personal == nil {
+            throw badInput(ValidationError(
+                "--baseline personal: not enough resting data yet (see `hrvmon baseline`); use --baseline session"))
+        }
+        return personal
     }
 }
 

@@ -24,7 +24,10 @@ enum Hrvmon {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // A fresh home for every run: no user's configuration or baseline leaks into a test.
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-home-\(UUID().uuidString)").path
+        let isolated = ["XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "HOME": home]
+        process.environment = ProcessInfo.processInfo.environment.merging(isolated) { $1 }.merging(environment) { $1 }
         let output = Pipe()
         let errors = Pipe()
         let input = Pipe()
