@@ -11,4 +11,18 @@ public struct StressAssessment: Equatable, Sendable {
     public var heartRateAboveRest: Double?
     /// The session baseline is still being measured.
     public var isCalibrating: Bool
+    /// Set on the one beat where a stress episode is declared: its start (dated back) so far.
+    public var episodeStarted: StressEpisode?
+
+    public init(
+        state: StressState, level: Double? = nil, zScore: Double? = nil, heartRateAboveRest: Double? = nil,
+        isCalibrating: Bool, episodeStarted: StressEpisode? = nil
+    ) {
+        self.state = state
+        self.level = level
+        self.zScore = zScore
+        self.heartRateAboveRest = heartRateAboveRest
+        self.isCalibrating = isCalibrating
+        self.episodeStarted = episodeStarted
+    }
 }

@@ -97,8 +97,11 @@ public struct StressDetector {
         let z = baseline.zScore(lnRMSSD: lnRMSSD)
         let aboveRest = heartRate - baseline.restingHR
         let level = min(100, max(0, 25 + 50 * (baseline.lnRMSSDMean - lnRMSSD) + 0.5 * max(0, aboveRest)))
+        let wasOpen = openStress != nil
         let state = trackStress(time: time, z: z, aboveRest: aboveRest, level: level, emit: emit)
-        return StressAssessment(state: state, level: level, zScore: z, heartRateAboveRest: aboveRest, isCalibrating: false)
+        return StressAssessment(
+            state: state, level: level, zScore: z, heartRateAboveRest: aboveRest, isCalibrating: false,
+            episodeStarted: wasOpen ? nil : openStress)
     }
 
     /// Closes the open episodes at the end of a recording.

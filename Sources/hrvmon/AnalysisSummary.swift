@@ -13,10 +13,17 @@ struct AnalysisSummary {
     var metrics: TimeDomainMetrics?
     var baseline: Baseline?
     var episodes: [StressEpisode]
+    var suggestions: [BreathingCoach.Suggestion]
+    var effects: [ExerciseEffect]
 
-    init(source: String, recording: RRRecording, pipeline: HRVPipeline, baseline: Baseline?, episodes: [StressEpisode]) {
+    init(
+        source: String, recording: RRRecording, pipeline: HRVPipeline, baseline: Baseline?, episodes: [StressEpisode],
+        suggestions: [BreathingCoach.Suggestion], effects: [ExerciseEffect]
+    ) {
         self.baseline = baseline
         self.episodes = episodes
+        self.suggestions = suggestions
+        self.effects = effects
         self.source = source
         unit = recording.unit
         layout = recording.layout
@@ -64,6 +71,28 @@ struct AnalysisSummary {
         object.add("baseline", baselineObject)
         object.add("stress_windows", episodes.filter { $0.kind == .stress }.map(Self.episodeObject))
         object.add("activity_windows", episodes.filter { $0.kind == .activity }.map(Self.episodeObject))
+        object.add("suggestions", suggestions.map { suggestion in
+            var item = JSONObject()
+            item.add("t_s", suggestion.time)
+            item.add("reason", suggestion.reason)
+            item.add("pattern", suggestion.pattern.name)
+            item.add("minutes", suggestion.minutes)
+            item.add("tip", suggestion.tip)
+            return item
+        })
+        object.add("exercises", effects.map { effect in
+            var item = JSONObject()
+            item.add("start_s", effect.start)
+            item.add("end_s", effect.end)
+            for (name, statistics) in [("before", effect.before), ("during", effect.during), ("after", effect.after)] {
+                var span = JSONObject()
+                span.add("rmssd_ms", statistics.rmssd)
+                span.add("hr_bpm", statistics.meanHR)
+                span.add("beats", statistics.count)
+                item.add(name, span)
+            }
+            return item
+        })
         return object
     }
 
@@ -127,6 +156,16 @@ struct AnalysisSummary {
         } else {
             lines.append("  Baseline     not measured: needs about 3 minutes at rest at the start")
         }
+        for suggestion in suggestions {
+            lines.append("  Suggestion   at \(Self.clock(suggestion.time)): \(suggestion.reason) — try \(suggestion.pattern.name) breathing for \(Formatting.fixed(suggestion.minutes, digits: 0)) min")
+            lines.append("               tip: \(suggestion.tip)")
+        }
+        for effect in effects {
+            func describe(_ statistics: IntervalStatistics) -> String {
+                "RMSSD \(fixed(statistics.rmssd, 0, " ms")), HR \(fixed(statistics.meanHR, 0, " bpm"))"
+            }
+            lines.append("  Exercise     \(Self.clock(effect.start))–\(Self.clock(effect.end)): before \(describe(effect.before)); during \(describe(effect.during)); after \(describe(effect.after))")
+        }
         if correction != nil {
             let counts = ArtifactClass.allCases.map { "\(detections[$0]) \($0.rawValue)" }
             lines.append("  Artifacts    \(counts.joined(separator: ", "))")
@@ -137,12 +176,14 @@ struct AnalysisSummary {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `10:05–15:10 (peak 87)` in minutes:seconds from the first beat.
+    /// Minutes:seconds from the first beat.
+    private static func clock(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        return "\(total / 60):\(total % 60 < 10 ? "0" : "")\(total % 60)"
+    }
+
+    /// `10:05–15:10 (peak 87)`.
     private static func span(_ episode: StressEpisode) -> String {
-        func clock(_ seconds: Double) -> String {
-            let total = Int(seconds.rounded())
-            return "\(total / 60):\(total % 60 < 10 ? "0" : "")\(total % 60)"
-        }
         let peak = episode.peakLevel.map { " (peak \(Int($0.rounded())))" } ?? ""
         return "\(clock(episode.start))–\(clock(episode.end))\(peak)"
     }

@@ -52,6 +52,11 @@ struct Analyze: ParsableCommand {
     @Option(help: "Resting baseline for stress: auto (personal when there is enough data), session or personal.")
     var baseline: BaselineChoice = .auto
 
+    @Option(name: .customLong("exercise"), help: ArgumentHelp(
+        "A breathing exercise taken during the recording, START:END in seconds from the first beat (repeatable); its effect is reported.",
+        valueName: "start:end"))
+    var exercises: [ExerciseSpan] = []
+
     @OptionGroup var config: ConfigOptions
 
     func validate() throws {
@@ -75,8 +80,18 @@ struct Analyze: ParsableCommand {
         if let sdnnWindow { configuration.sdnnWindow = sdnnWindow }
         if noCorrection { configuration.correction = nil }
         var pipeline = HRVPipeline(configuration: configuration)
+        let breathing: BreathingPattern
+        do {
+            breathing = try BreathingPattern(parsing: settings.breathing.pattern, resonanceRate: settings.breathing.rate)
+        } catch {
+            throw badInput(error)
+        }
         var observer = Observer(
             detector: StressDetector(configuration: settings.stress, baseline: try personalBaseline(settings)),
+            coach: BreathingCoach(
+                pattern: breathing, minutes: settings.breathing.minutes, cooldown: settings.breathing.cooldown,
+                extraTips: settings.breathing.tips),
+            effects: exercises.map { ExerciseEffect(start: $0.start, end: $0.end) },
             writer: series ? SeriesWriter(format: format, step: step) : nil)
         var output = FileStream.standardOutput
         observer.writer?.writeHeader(to: &output)
@@ -88,7 +103,8 @@ struct Analyze: ParsableCommand {
         if !series {
             let summary = AnalysisSummary(
                 source: file, recording: recording, pipeline: pipeline, baseline: observer.detector.baseline,
-                episodes: observer.episodes.sorted { $0.start < $1.start })
+                episodes: observer.episodes.sorted { $0.start < $1.start }, suggestions: observer.suggestions,
+                effects: observer.effects)
             output.write(summary.rendered(as: format))
         }
         output.flush()
@@ -115,12 +131,32 @@ extension Analyze {
 /// What `analyze` does with every placed beat: judge stress, and write a series row if asked.
 private struct Observer {
     var detector: StressDetector
-    var episodes: [StressEpisode] = []
+    var coach: BreathingCoach
+    var effects: [ExerciseEffect]
     var writer: SeriesWriter?
+    var episodes: [StressEpisode] = []
+    var suggestions: [BreathingCoach.Suggestion] = []
 
     mutating func observe(_ update: HRVUpdate, to output: inout FileStream) {
         let assessment = detector.update(update) { episodes.append($0) }
+        if let suggestion = coach.consider(assessment, window: update.rmssdWindow, baseline: detector.baseline, at: update.beat.seconds) {
+            suggestions.append(suggestion)
+        }
+        for index in effects.indices { effects[index].observe(update.beat) }
         writer?.write(update, assessment, to: &output)
+    }
+}
+
+/// `--exercise START:END`.
+struct ExerciseSpan: ExpressibleByArgument {
+    var start: Double
+    var end: Double
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ":").map { Double($0) }
+        guard parts.count == 2, let start = parts[0], let end = parts[1], start >= 0, end > start else { return nil }
+        self.start = start
+        self.end = end
     }
 }
 
