@@ -34,8 +34,6 @@ public struct BreathingPattern: Equatable, Sendable {
     /// 4-7-8 breathing (Weil): 4 s in, 7 s hold, 8 s out.
     public static let fourSevenEight = BreathingPattern(name: "4-7-8", inhale: 4, holdIn: 7, exhale: 8)
 
-    public static let names = ["resonance", "box", "4-7-8", "IN-HOLD-OUT[-HOLD] seconds, e.g. 5-0-5 or 4-2-6-2"]
-
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public var text: String
         public var description: String {

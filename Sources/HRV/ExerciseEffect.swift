@@ -6,7 +6,10 @@ public struct ExerciseEffect: Equatable, Sendable {
     public private(set) var before = IntervalStatistics()
     public private(set) var during = IntervalStatistics()
     public private(set) var after = IntervalStatistics()
-    private var previous: Beat?
+    /// The last beat seen and the span it fell in: a successive difference is formed only
+    /// within one span.
+    private var previousBeat: Beat?
+    private var previousSpan: Span?
 
     /// Seconds measured before and after the exercise.
     public static let lead = 60.0
@@ -19,15 +22,14 @@ public struct ExerciseEffect: Equatable, Sendable {
 
     /// Feeds every placed beat; beats outside the spans are ignored.
     public mutating func observe(_ beat: Beat) {
-        defer { previous = beat }
-        let time = beat.seconds
-        guard beat.isUsable else { return }
-        let continues = previous.map { beat.formsDifference(after: $0) && span(of: $0.seconds) == span(of: time) } ?? false
-        switch span(of: time) {
-        case .before: Self.add(beat, after: continues ? previous : nil, to: &before)
-        case .during: Self.add(beat, after: continues ? previous : nil, to: &during)
-        case .after: Self.add(beat, after: continues ? previous : nil, to: &after)
-        case nil: break
+        let span = span(of: beat.seconds)
+        defer { (previousBeat, previousSpan) = (beat, span) }
+        guard beat.isUsable, let span else { return }
+        let predecessor = previousBeat.flatMap { previousSpan == span && beat.formsDifference(after: $0) ? $0 : nil }
+        switch span {
+        case .before: Self.add(beat, after: predecessor, to: &before)
+        case .during: Self.add(beat, after: predecessor, to: &during)
+        case .after: Self.add(beat, after: predecessor, to: &after)
         }
     }
 

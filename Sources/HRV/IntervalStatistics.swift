@@ -77,13 +77,12 @@ public struct IntervalStatistics: Equatable, Sendable {
         guard count > 0 else { return nil }
         let perMs = Double(RRInterval.microticksPerMillisecond)
         let meanNN = Double(sum) / Double(count) / perMs
-        let m = Double(differenceCount)
         var metrics = TimeDomainMetrics(
             beats: count, differences: differenceCount, meanNN: meanNN,
             sdnn: Self.sampleStandardDeviation(count: count, sum: sum, sumOfSquares: sumOfSquares).map { $0 / perMs },
             meanHR: 60_000 / meanNN)
         if differenceCount > 0 {
-            metrics.rmssd = (Self.double(sumOfSquaredDifferences) / m).squareRoot() / perMs
+            metrics.rmssd = rmssd
             metrics.pnn50 = 100 * Double(differencesAbove50ms) / Double(count)
             metrics.pnn20 = 100 * Double(differencesAbove20ms) / Double(count)
         }

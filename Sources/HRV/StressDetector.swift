@@ -131,32 +131,25 @@ public struct StressDetector {
 
     /// Whether the body is active (or recovering from it) now; opens and closes activity episodes.
     private mutating func trackActivity(time: Double, restingHR: Double, emit: (StressEpisode) -> Void) -> Bool {
-        guard let heartRate = recentHeartRate else { return openActivity != nil }
-        if heartRate >= restingHR + configuration.activityMargin {
-            activityCooling = nil
-            if openActivity == nil { openActivity = StressEpisode(kind: .activity, start: time, end: time) }
-        } else if var activity = openActivity {
-            if heartRate < restingHR + configuration.activityExitMargin {
-                let cooling = activityCooling ?? time
-                activityCooling = cooling
-                if time - cooling >= configuration.activityHold {
-                    activity.end = time
-                    emit(activity)
-                    openActivity = nil
-                    activityCooling = nil
-                    return false
-                }
-            } else {
+        if let heartRate = recentHeartRate {
+            if heartRate >= restingHR + configuration.activityMargin {
                 activityCooling = nil
+                if openActivity == nil { openActivity = StressEpisode(kind: .activity, start: time, end: time) }
+            } else if openActivity != nil {
+                // Cooling down counts only while heart rate stays below the exit margin.
+                activityCooling = heartRate < restingHR + configuration.activityExitMargin ? activityCooling ?? time : nil
             }
-            activity.end = time
-            openActivity = activity
         }
-        if var activity = openActivity {
-            activity.end = time
-            openActivity = activity
+        guard var activity = openActivity else { return false }
+        activity.end = time
+        if let cooling = activityCooling, time - cooling >= configuration.activityHold {
+            emit(activity)
+            openActivity = nil
+            activityCooling = nil
+            return false
         }
-        return openActivity != nil
+        openActivity = activity
+        return true
     }
 
     // MARK: stress

@@ -8,10 +8,6 @@ enum DecimalParser {
         case tooLarge
     }
 
-    static func parse(_ text: [UInt8], scale: Int64) -> Outcome {
-        text.withUnsafeBufferPointer { parse($0[...], scale: scale) }
-    }
-
     /// - Parameters:
     ///   - text: the token, without surrounding whitespace.
     ///   - scale: how many result units one unit of the written number is.

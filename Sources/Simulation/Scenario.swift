@@ -117,18 +117,6 @@ public struct Scenario: Sendable, Equatable {
         segments.reduce(0) { $0 + $1.duration }
     }
 
-    /// Start time (seconds) of each segment.
-    public var segmentStarts: [Double] {
-        var starts: [Double] = []
-        starts.reserveCapacity(segments.count)
-        var t = 0.0
-        for s in segments {
-            starts.append(t)
-            t += s.duration
-        }
-        return starts
-    }
-
     /// The bundled scenario replayed by `hrvmon demo`: rest 3 min → stress
     /// 3 min → breathing 2 min → recovery 2 min, with three ectopic beats
     /// (one in rest, one in stress, one in recovery).

@@ -157,14 +157,14 @@ struct AnalysisSummary {
             lines.append("  Baseline     not measured: needs about 3 minutes at rest at the start")
         }
         for suggestion in suggestions {
-            lines.append("  Suggestion   at \(Self.clock(suggestion.time)): \(suggestion.reason) — try \(suggestion.pattern.name) breathing for \(Formatting.fixed(suggestion.minutes, digits: 0)) min")
+            lines.append("  Suggestion   at \(Formatting.clock(suggestion.time)): \(suggestion.reason) — try \(suggestion.pattern.name) breathing for \(Formatting.fixed(suggestion.minutes, digits: 0)) min")
             lines.append("               tip: \(suggestion.tip)")
         }
         for effect in effects {
             func describe(_ statistics: IntervalStatistics) -> String {
                 "RMSSD \(fixed(statistics.rmssd, 0, " ms")), HR \(fixed(statistics.meanHR, 0, " bpm"))"
             }
-            lines.append("  Exercise     \(Self.clock(effect.start))–\(Self.clock(effect.end)): before \(describe(effect.before)); during \(describe(effect.during)); after \(describe(effect.after))")
+            lines.append("  Exercise     \(Formatting.clock(effect.start))–\(Formatting.clock(effect.end)): before \(describe(effect.before)); during \(describe(effect.during)); after \(describe(effect.after))")
         }
         if correction != nil {
             let counts = ArtifactClass.allCases.map { "\(detections[$0]) \($0.rawValue)" }
@@ -176,15 +176,9 @@ struct AnalysisSummary {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Minutes:seconds from the first beat.
-    private static func clock(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        return "\(total / 60):\(total % 60 < 10 ? "0" : "")\(total % 60)"
-    }
-
     /// `10:05–15:10 (peak 87)`.
     private static func span(_ episode: StressEpisode) -> String {
         let peak = episode.peakLevel.map { " (peak \(Int($0.rounded())))" } ?? ""
-        return "\(clock(episode.start))–\(clock(episode.end))\(peak)"
+        return "\(Formatting.clock(episode.start))–\(Formatting.clock(episode.end))\(peak)"
     }
 }

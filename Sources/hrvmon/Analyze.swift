@@ -86,7 +86,7 @@ struct Analyze: ParsableCommand {
         } catch {
             throw badInput(error)
         }
-        var observer = Observer(
+        var analysis = RecordingAnalysis(
             detector: StressDetector(configuration: settings.stress, baseline: try personalBaseline(settings)),
             coach: BreathingCoach(
                 pattern: breathing, minutes: settings.breathing.minutes, cooldown: settings.breathing.cooldown,
@@ -94,17 +94,12 @@ struct Analyze: ParsableCommand {
             effects: exercises.map { ExerciseEffect(start: $0.start, end: $0.end) },
             writer: series ? SeriesWriter(format: format, step: step) : nil)
         var output = FileStream.standardOutput
-        observer.writer?.writeHeader(to: &output)
-        // Closure literals at each call, not a stored closure: captured variables then stay
-        // unboxed and unchecked, which is a third of the per-beat cost otherwise.
-        for interval in recording.intervals { pipeline.append(interval) { observer.observe($0, to: &output) } }
-        pipeline.finish { observer.observe($0, to: &output) }
-        observer.detector.finish { observer.episodes.append($0) }
+        analysis.run(recording.intervals, through: &pipeline, output: &output)
         if !series {
             let summary = AnalysisSummary(
-                source: file, recording: recording, pipeline: pipeline, baseline: observer.detector.baseline,
-                episodes: observer.episodes.sorted { $0.start < $1.start }, suggestions: observer.suggestions,
-                effects: observer.effects)
+                source: file, recording: recording, pipeline: pipeline, baseline: analysis.detector.baseline,
+                episodes: analysis.episodes.sorted { $0.start < $1.start }, suggestions: analysis.suggestions,
+                effects: analysis.effects)
             output.write(summary.rendered(as: format))
         }
         output.flush()
@@ -125,25 +120,6 @@ extension Analyze {
                 "--baseline personal: not enough resting data yet (see `hrvmon baseline`); use --baseline session"))
         }
         return personal
-    }
-}
-
-/// What `analyze` does with every placed beat: judge stress, and write a series row if asked.
-private struct Observer {
-    var detector: StressDetector
-    var coach: BreathingCoach
-    var effects: [ExerciseEffect]
-    var writer: SeriesWriter?
-    var episodes: [StressEpisode] = []
-    var suggestions: [BreathingCoach.Suggestion] = []
-
-    mutating func observe(_ update: HRVUpdate, to output: inout FileStream) {
-        let assessment = detector.update(update) { episodes.append($0) }
-        if let suggestion = coach.consider(assessment, window: update.rmssdWindow, baseline: detector.baseline, at: update.beat.seconds) {
-            suggestions.append(suggestion)
-        }
-        for index in effects.indices { effects[index].observe(update.beat) }
-        writer?.write(update, assessment, to: &output)
     }
 }
 

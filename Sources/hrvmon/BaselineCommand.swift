@@ -26,14 +26,15 @@ struct BaselineCommand: ParsableCommand {
         var format: OutputFormat = .text
 
         func run() throws {
-            let settings = try config.load().baseline
+            let loaded = try config.load()
+            let settings = loaded.baseline
             let history: BaselineHistory
             do { history = try DataDirectory.loadHistory() } catch { throw badInput(error) }
             let today = DataDirectory.today
             let days = Int(settings.days)
             let daily = history.daily(days: days, today: today)
             let baseline = history.baseline(
-                days: days, minimumDays: Int(settings.minimumDays), minimumSD: try config.load().stress.minimumSD, today: today)
+                days: days, minimumDays: Int(settings.minimumDays), minimumSD: loaded.stress.minimumSD, today: today)
             var output = FileStream.standardOutput
             if format == .json {
                 var object = JSONObject()
@@ -99,12 +100,10 @@ struct BaselineCommand: ParsableCommand {
                 throw badInput(error)
             }
             var pipeline = HRVPipeline(configuration: settings.pipeline)
-            var detector = StressDetector(configuration: settings.stress)
-            for interval in recording.intervals {
-                pipeline.append(interval) { _ = detector.update($0) { _ in } }
-            }
-            pipeline.finish { _ = detector.update($0) { _ in } }
-            guard let measured = detector.baseline else {
+            var analysis = RecordingAnalysis(detector: StressDetector(configuration: settings.stress))
+            var output = FileStream.standardOutput
+            analysis.run(recording.intervals, through: &pipeline, output: &output)
+            guard let measured = analysis.detector.baseline else {
                 throw badInput(RecordingError(
                     source: file, line: nil,
                     problem: "no resting baseline: it needs \(Int(settings.stress.calibration)) s of good-quality beats at the start",

@@ -75,11 +75,6 @@ struct Breathe: ParsableCommand {
     }
 
     static func line(_ cue: BreathingPacer.Cue) -> String {
-        "\(clock(cue.time)) \(cue.phase.rawValue) \(Formatting.fixed(cue.seconds, digits: 1)) s\n"
-    }
-
-    static func clock(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        return "\(total / 60):\(total % 60 < 10 ? "0" : "")\(total % 60)"
+        "\(Formatting.clock(cue.time)) \(cue.phase.rawValue) \(Formatting.fixed(cue.seconds, digits: 1)) s\n"
     }
 }

@@ -22,7 +22,7 @@ struct BreathingBar {
         let label = position.phase.rawValue.uppercased().padding(toLength: 8)
         let color = colors ? (position.phase == .inhale ? "\u{1B}[36m" : position.phase == .exhale ? "\u{1B}[32m" : "\u{1B}[33m") : ""
         let reset = colors ? "\u{1B}[0m" : ""
-        let left = Breathe.clock(max(0, duration - elapsed))
+        let left = Formatting.clock(max(0, duration - elapsed))
         return "\r\(Self.clearLine)\(color)\(label) \(bar)\(reset) \(Formatting.fixed(position.remaining, digits: 1)) s  breath \(position.breaths + 1)  \(left) left"
     }
 }

@@ -19,12 +19,6 @@ struct ConfigOptions: ParsableArguments {
         }
     }
 
-    /// `$XDG_CONFIG_HOME/hrvmon/config`, `~/.config/hrvmon/config` when unset (XDG Base Directory).
-    static var defaultPath: String {
-        if let base = getenv("XDG_CONFIG_HOME").map({ String(cString: $0) }), base.hasPrefix("/") {
-            return base + "/hrvmon/config"
-        }
-        let home = getenv("HOME").map { String(cString: $0) } ?? ""
-        return home + "/.config/hrvmon/config"
-    }
+    /// `$XDG_CONFIG_HOME/hrvmon/config`, `~/.config/hrvmon/config` when unset.
+    static var defaultPath: String { XDGDirectory.config + "/hrvmon/config" }
 }

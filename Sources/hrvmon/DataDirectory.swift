@@ -5,12 +5,7 @@ import SessionLog
 /// Where hrvmon keeps the user's data: `$XDG_DATA_HOME/hrvmon` (`~/.local/share/hrvmon`), a 0700
 /// directory of 0600 files.
 enum DataDirectory {
-    static var path: String {
-        if let base = getenv("XDG_DATA_HOME").map({ String(cString: $0) }), base.hasPrefix("/") {
-            return base + "/hrvmon"
-        }
-        return (getenv("HOME").map { String(cString: $0) } ?? "") + "/.local/share/hrvmon"
-    }
+    static var path: String { XDGDirectory.data + "/hrvmon" }
 
     static var baselineFile: String { path + "/baseline.json" }
 

@@ -27,4 +27,10 @@ enum Formatting {
     static func count(_ value: Int, _ noun: String) -> String {
         "\(value) \(noun)\(value == 1 ? "" : "s")"
     }
+
+    /// `m:ss` from the first beat (or the start of an exercise).
+    static func clock(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        return "\(total / 60):\(total % 60 < 10 ? "0" : "")\(total % 60)"
+    }
 }

@@ -87,6 +87,12 @@ import Testing
     }
 }
 
+extension DecimalParser {
+    static func parse(_ text: [UInt8], scale: Int64) -> Outcome {
+        text.withUnsafeBufferPointer { parse($0[...], scale: scale) }
+    }
+}
+
 @Suite struct DecimalParserTests {
     func parse(_ text: String, scale: Int64 = 1_024_000) -> DecimalParser.Outcome {
         DecimalParser.parse(Array(text.utf8), scale: scale)
