@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build --build-tests
-swift test --skip-build "$@"
+# A hung test must fail the run, not stall it: the whole suite takes about a minute.
+timeout --kill-after=30 900 swift test --skip-build "$@"

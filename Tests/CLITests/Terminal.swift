@@ -5,7 +5,8 @@ struct Terminal {
     let name = "hrvmon-test-\(UUID().uuidString.prefix(8))"
 
     init(width: Int = 100, height: Int = 12) throws {
-        try Self.tmux(["new-session", "-d", "-s", name, "-x", String(width), "-y", String(height)])
+        // This may start the tmux server, which keeps the client's stdout: give it no pipe to hold open.
+        try Self.tmux(["new-session", "-d", "-s", name, "-x", String(width), "-y", String(height)], capturingOutput: false)
     }
 
     func type(_ text: String, enter: Bool = true) throws {
@@ -36,14 +37,24 @@ struct Terminal {
         _ = try? Self.tmux(["kill-session", "-t", name])
     }
 
+    /// A server of the tests' own, so neither the user's tmux nor its configuration is touched.
+    private static let socket = "hrvmon-tests-\(getpid())"
+
     @discardableResult
-    static func tmux(_ arguments: [String]) throws -> String {
+    static func tmux(_ arguments: [String], capturingOutput: Bool = true) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-        process.arguments = arguments
+        process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard capturingOutput else {
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return ""
+        }
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
