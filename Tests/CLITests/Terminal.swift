@@ -5,8 +5,7 @@ struct Terminal {
     let name = "hrvmon-test-\(UUID().uuidString.prefix(8))"
 
     init(width: Int = 100, height: Int = 12) throws {
-        // This may start the tmux server, which keeps the client's stdout: give it no pipe to hold open.
-        try Self.tmux(["new-session", "-d", "-s", name, "-x", String(width), "-y", String(height)], capturingOutput: false)
+        try Self.startSession(["new-session", "-d", "-s", name, "-x", String(width), "-y", String(height)])
     }
 
     func type(_ text: String, enter: Bool = true) throws {
@@ -40,19 +39,41 @@ struct Terminal {
     /// A server of the tests' own, so neither the user's tmux nor its configuration is touched.
     private static let socket = "hrvmon-tests-\(getpid())"
 
+    private static func command(_ arguments: [String]) -> [String] {
+        ["/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments
+    }
+
+    /// `new-session` may fork the tmux server, which lives on and keeps every descriptor the
+    /// client had. Foundation's Process watches a child through such a descriptor (and tests'
+    /// pipes may be open too), so a server started by it makes `waitUntilExit` — or a read to
+    /// EOF — wait forever. Spawn it directly with every descriptor above stderr closed instead.
+    private static func startSession(_ arguments: [String]) throws {
+        let argv = command(arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // glibc has no closefrom action in Swift's view; closing an fd that is gone by then is not an error.
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in open.compactMap({ Int32($0) }) where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, argv[0]!, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        guard status == 0 else { throw POSIXError(.EIO) }
+    }
+
     @discardableResult
-    static func tmux(_ arguments: [String], capturingOutput: Bool = true) throws -> String {
+    static func tmux(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-        process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
+        process.arguments = Array(command(arguments).dropFirst())
         process.standardInput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        guard capturingOutput else {
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            return ""
-        }
         let output = Pipe()
         process.standardOutput = output
         try process.run()
