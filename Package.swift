@@ -26,6 +26,15 @@ let package = Package(
         .target(name: "SessionLog", dependencies: ["HRV"]),
         // The user's configuration file: keys, defaults, validation.
         .target(name: "Settings", dependencies: ["HRV"]),
+        // libdbus-1, the D-Bus client library (module map only).
+        .systemLibrary(
+            name: "CDBus", pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        // A small typed layer over libdbus: messages, values, signals, fds, a poll(2) event loop.
+        .target(name: "DBus", dependencies: ["CDBus"]),
+        // org.bluez over D-Bus: the object tree, discovery, connection, notifications, reconnection.
+        .target(name: "BlueZ", dependencies: ["DBus"]),
         .executableTarget(
             name: "hrvmon",
             dependencies: [

@@ -1,0 +1,500 @@
+import DBus
+import Glibc
+
+/// Keeps one heart-rate sensor connected and notifying, whatever BlueZ and the radio do: finds it
+/// (discovering when needed), connects, waits for ServicesResolved, subscribes to 0x2A37 with
+/// StartNotify or AcquireNotify, and recovers from link loss, device removal, bluetoothd restarts,
+/// adapter power changes, refused calls and silent stalls. Every step is reported as a status.
+///
+/// A notification reaches `onEvent` exactly once: from PropertiesChanged while we hold a
+/// StartNotify session, or from the acquired socket — never both.
+public final class HeartRateLink {
+    public struct Configuration: Sendable {
+        /// An address, or a name or part of one.
+        public var device: String
+        /// `hci0`; nil takes the first adapter.
+        public var adapter: String?
+        /// Use AcquireNotify (falling back to StartNotify when refused).
+        public var acquire = false
+        public var reconnectInitial = 1.0
+        public var reconnectMaximum = 30.0
+        /// Connected but services not resolved after this long: disconnect and retry.
+        public var resolveTimeout = 30.0
+        /// No notification for this long while subscribed: re-subscribe; twice: reconnect.
+        public var watchdog = 10.0
+
+        public init(device: String) {
+            self.device = device
+        }
+    }
+
+    public enum Event {
+        case status(LinkStatus)
+        case notification([UInt8])
+        /// The sensor was identified: its name and address for the log and the display.
+        case device(Device)
+        case bodySensorLocation(UInt8)
+        case batteryLevel(Int)
+        /// Something the user should know that is not a change of state.
+        case notice(String)
+    }
+
+    private enum Subscription {
+        case none, starting, session, acquiring
+        case acquired(descriptor: Int32, source: EventLoop.Source, mtu: Int)
+    }
+
+    public let configuration: Configuration
+    private let client: BlueZClient
+    private let loop: EventLoop
+    public var onEvent: (Event) -> Void = { _ in }
+
+    /// Bumped when bluetoothd goes away: replies from before are ignored.
+    private var epoch = 0
+    private var lastStatus: LinkStatus?
+    private var discovery: Discovery?
+    private var devicePath: String?
+    private var characteristicPath: String?
+    private var subscription = Subscription.none
+    private var acquireRefused = false
+    private var connectInFlight = false
+    private var isLinkUp = false
+    private var needsDelay = false
+    private var infoRead = false
+    private var backoff: Backoff
+    private var retry: EventLoop.Timer?
+    private var resolveDeadline: EventLoop.Timer?
+    private var watchdog: EventLoop.Timer?
+    private var lastNotification = 0.0
+    private var stalls = 0
+    private var isStopping = false
+
+    public init(client: BlueZClient, loop: EventLoop, configuration: Configuration) {
+        self.client = client
+        self.loop = loop
+        self.configuration = configuration
+        backoff = Backoff(initial: configuration.reconnectInitial, maximum: configuration.reconnectMaximum)
+    }
+
+    public func start() {
+        client.onChange = { [weak self] in self?.handle($0) }
+        client.start()
+    }
+
+    // MARK: Events from BlueZ
+
+    private func handle(_ change: BlueZClient.Change) {
+        guard !isStopping else {
+            if case .value(let path, let bytes) = change, path == characteristicPath, receivesPropertyValues { deliver(bytes) }
+            return
+        }
+        switch change {
+        case .loaded:
+            evaluate()
+        case .unavailable(let error):
+            report(.bluetoothUnavailable, "bluetoothd is not on the system bus (\(error.name)): start it with `systemctl start bluetooth`; waiting")
+        case .ownerLost:
+            forgetEverything(reason: "bluetoothd stopped")
+            report(.bluetoothUnavailable, "bluetoothd stopped: waiting for it to come back")
+        case .changed, .removed:
+            evaluate()
+        case .value(let path, let bytes):
+            if path == characteristicPath, receivesPropertyValues { deliver(bytes) }
+        }
+    }
+
+    private var receivesPropertyValues: Bool {
+        switch subscription {
+        case .starting, .session: true
+        default: false
+        }
+    }
+
+    /// Works out where we are from the tree and takes the next step. Safe to call at any time.
+    private func evaluate() {
+        guard !isStopping, client.isLoaded else { return }
+        let adapters = client.tree.adapters
+        let wanted = configuration.adapter
+        guard let adapter = wanted.map({ name in adapters.first { $0.name == name } }) ?? adapters.first else {
+            loseDevice(reason: "adapter gone")
+            return report(.noAdapter, wanted.map { "no adapter \($0): `hrvmon doctor` lists what there is" }
+                ?? "no Bluetooth adapter: plug one in, or check `rfkill list`; waiting")
+        }
+        if discovery?.adapterPath != adapter.path {
+            discovery = Discovery(client: client, adapterPath: adapter.path)
+        }
+        guard adapter.isPowered else {
+            discovery?.reset()
+            loseDevice(reason: "adapter \(adapter.name) powered off")
+            return report(.adapterOff, "adapter \(adapter.name) is powered off: `bluetoothctl power on`; waiting")
+        }
+        guard let device = currentDevice(on: adapter) else {
+            loseDevice(reason: "\(configuration.device) is no longer known to bluetoothd")
+            startDiscovery()
+            return report(.searching, "looking for \(configuration.device) on \(adapter.name)")
+        }
+        if devicePath != device.path {
+            devicePath = device.path
+            onEvent(.device(device))
+        }
+        guard device.isConnected else {
+            linkDown(reason: "link lost")
+            return connectWhenDue(device)
+        }
+        isLinkUp = true
+        guard device.areServicesResolved else {
+            armResolveDeadline(device)
+            return report(.resolving, "connected to \(device.displayName); discovering services")
+        }
+        resolveDeadline?.cancel()
+        resolveDeadline = nil
+        discovery?.stop()
+        guard let characteristic = client.tree.characteristic(.heartRateMeasurement, in: .heartRateService, of: device.path) else {
+            return giveUpOnConnection(device, "\(device.displayName) offers no Heart Rate Measurement (0x2A37) characteristic")
+        }
+        characteristicPath = characteristic.path
+        readSensorInformation(device)
+        subscribe(characteristic, device)
+    }
+
+    private func currentDevice(on adapter: Adapter) -> Device? {
+        if let devicePath, let device = client.tree.device(at: devicePath) { return device }
+        let candidates = client.tree.devices.filter { $0.adapterPath == adapter.path && $0.matches(configuration.device) }
+        return candidates.first { $0.address.lowercased() == configuration.device.lowercased() }
+            ?? candidates.first { $0.offersHeartRate }
+    }
+
+    // MARK: Connecting
+
+    private func connectWhenDue(_ device: Device) {
+        guard !connectInFlight, retry == nil else { return }
+        if needsDelay { return retryLater("\(device.displayName) not connected") }
+        connectInFlight = true
+        report(.connecting, "connecting to \(device.displayName) (\(device.address))")
+        let epoch = epoch
+        client.call(device.path, BlueZNames.device, "Connect", timeout: 60) { [weak self] result in
+            guard let self, epoch == self.epoch, !self.isStopping else { return }
+            self.connectInFlight = false
+            switch result {
+            case .success:
+                self.evaluate()
+            case .failure(let error) where error.name == BlueZNames.Error.alreadyConnected:
+                self.evaluate()
+            case .failure(let error):
+                self.needsDelay = true
+                self.retryLater("connecting to \(device.displayName) failed: \(error)")
+            }
+        }
+    }
+
+    private func armResolveDeadline(_ device: Device) {
+        guard resolveDeadline == nil else { return }
+        let epoch = epoch
+        resolveDeadline = loop.schedule(after: configuration.resolveTimeout) { [weak self] in
+            guard let self, epoch == self.epoch else { return }
+            self.resolveDeadline = nil
+            self.giveUpOnConnection(device, "services of \(device.displayName) not resolved after \(Int(self.configuration.resolveTimeout)) s")
+        }
+    }
+
+    /// Disconnects; the link-down path then schedules the retry.
+    private func giveUpOnConnection(_ device: Device, _ reason: String) {
+        onEvent(.notice(reason))
+        needsDelay = true
+        client.call(device.path, BlueZNames.device, "Disconnect")
+    }
+
+    private func retryLater(_ reason: String) {
+        guard retry == nil else { return }
+        let delay = backoff.next()
+        report(.reconnecting, reason, retryIn: delay)
+        retry = loop.schedule(after: delay) { [weak self] in
+            guard let self else { return }
+            self.retry = nil
+            self.needsDelay = false
+            self.evaluate()
+        }
+    }
+
+    private func startDiscovery() {
+        guard let discovery else { return }
+        discovery.start { [weak self] state in
+            guard let self, case .failed(let error) = state else { return }
+            self.onEvent(.notice("discovery failed: \(error); retrying"))
+            self.needsDelay = true
+            self.retryLater("discovery failed: \(error)")
+        }
+    }
+
+    // MARK: Subscribing
+
+    private func subscribe(_ characteristic: Characteristic, _ device: Device) {
+        guard retry == nil else { return }
+        switch subscription {
+        case .starting, .acquiring, .acquired:
+            return
+        case .session where characteristic.isNotifying:
+            // BlueZ re-enabled our session after the reconnect: nothing to ask.
+            return confirmSubscribed(device)
+        case .session, .none:
+            break
+        }
+        if configuration.acquire && !acquireRefused { acquire(characteristic, device) } else { startNotify(characteristic, device) }
+    }
+
+    private func startNotify(_ characteristic: Characteristic, _ device: Device) {
+        subscription = .starting
+        report(.subscribing, "subscribing to heart-rate notifications (StartNotify)")
+        let epoch = epoch
+        client.call(characteristic.path, BlueZNames.gattCharacteristic, "StartNotify") { [weak self] result in
+            guard let self, epoch == self.epoch, !self.isStopping, case .starting = self.subscription else { return }
+            switch result {
+            case .success:
+                self.subscription = .session
+                self.confirmSubscribed(device)
+            case .failure(let error) where error.name == BlueZNames.Error.inProgress:
+                // Our session exists already (BlueZ keeps one per client).
+                self.subscription = .session
+                self.confirmSubscribed(device)
+            case .failure(let error):
+                self.subscription = .none
+                self.subscriptionFailed("StartNotify", error)
+            }
+        }
+    }
+
+    private func acquire(_ characteristic: Characteristic, _ device: Device) {
+        subscription = .acquiring
+        report(.subscribing, "acquiring the notification socket (AcquireNotify)")
+        let epoch = epoch
+        client.call(characteristic.path, BlueZNames.gattCharacteristic, "AcquireNotify", [.properties([:])]) { [weak self] result in
+            guard let self else { return }
+            let descriptor = (try? result.get())?.first?.unixFD
+            guard epoch == self.epoch, !self.isStopping, case .acquiring = self.subscription else {
+                if let descriptor { close(descriptor) }
+                return
+            }
+            switch result {
+            case .success(let values):
+                guard let descriptor else {
+                    self.subscription = .none
+                    return self.subscriptionFailed("AcquireNotify", DBusError(name: DBusError.invalidArguments, message: "no descriptor in the reply"))
+                }
+                let mtu = values.dropFirst().first?.integer ?? 512
+                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+                let source = self.loop.watch(descriptor) { [weak self] events in self?.readAcquired(descriptor, events) }
+                self.subscription = .acquired(descriptor: descriptor, source: source, mtu: max(mtu, 23))
+                self.confirmSubscribed(device)
+            case .failure(let error)
+                where [BlueZNames.Error.notPermitted, BlueZNames.Error.inProgress, BlueZNames.Error.notSupported, DBusError.unknownMethod]
+                    .contains(error.name):
+                self.acquireRefused = true
+                self.subscription = .none
+                self.onEvent(.notice("AcquireNotify refused (\(error)); using StartNotify instead"))
+                self.evaluate()
+            case .failure(let error):
+                self.subscription = .none
+                self.subscriptionFailed("AcquireNotify", error)
+            }
+        }
+    }
+
+    private func subscriptionFailed(_ method: String, _ error: DBusError) {
+        // NotConnected: the link went down under us, and its PropertiesChanged drives what's next.
+        guard error.name != BlueZNames.Error.notConnected else { return evaluate() }
+        needsDelay = true
+        retryLater("\(method) failed: \(error)")
+    }
+
+    private func confirmSubscribed(_ device: Device) {
+        lastNotification = EventLoop.now()
+        armWatchdog()
+        report(.connected, "\(device.displayName) (\(device.address))")
+    }
+
+    /// One datagram per read; a zero-length one is an empty notification. After POLLHUP a zero
+    /// read is end of file, so queued datagrams are drained first and beats are not lost.
+    private func readAcquired(_ descriptor: Int32, _ events: Int16) {
+        guard case .acquired(let current, let source, let mtu) = subscription, current == descriptor else { return }
+        var buffer = [UInt8](repeating: 0, count: mtu)
+        let hungUp = events & Int16(POLLHUP | POLLERR) != 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count < 0 { break }
+            if count == 0 && hungUp { break }
+            deliver(Array(buffer[0..<count]))
+            if count == 0 { return }
+        }
+        guard hungUp else { return }
+        source.cancel()
+        close(descriptor)
+        subscription = .none
+        onEvent(.notice("the notification socket hung up"))
+        evaluate()
+    }
+
+    private func deliver(_ bytes: [UInt8]) {
+        lastNotification = EventLoop.now()
+        if stalls > 0 || lastStatus?.state == .stalled {
+            stalls = 0
+            if let devicePath, let device = client.tree.device(at: devicePath) { report(.connected, "\(device.displayName) (\(device.address)): notifications resumed") }
+        }
+        backoff.reset()
+        onEvent(.notification(bytes))
+    }
+
+    // MARK: Watchdog
+
+    /// One timer per watchdog period at most: notifications only move the deadline.
+    private func armWatchdog() {
+        watchdog?.cancel()
+        let epoch = epoch
+        watchdog = loop.schedule(at: lastNotification + configuration.watchdog) { [weak self] in
+            guard let self, epoch == self.epoch, !self.isStopping else { return }
+            self.watchdog = nil
+            self.checkWatchdog()
+        }
+    }
+
+    private func checkWatchdog() {
+        switch subscription {
+        case .session, .acquired: break
+        default: return
+        }
+        let silent = EventLoop.now() - lastNotification
+        guard silent >= configuration.watchdog else { return armWatchdog() }
+        stalls += 1
+        report(.stalled, "no notification for \(Int(silent.rounded())) s")
+        lastNotification = EventLoop.now()
+        guard stalls < 2, let characteristicPath else {
+            stalls = 0
+            guard let devicePath, let device = client.tree.device(at: devicePath) else { return }
+            return giveUpOnConnection(device, "still no notifications after re-subscribing: reconnecting")
+        }
+        onEvent(.notice("re-subscribing after \(Int(silent.rounded())) s without notifications"))
+        switch subscription {
+        case .acquired(let descriptor, let source, _):
+            source.cancel()
+            close(descriptor)
+            subscription = .none
+            evaluate()
+        default:
+            let epoch = epoch
+            client.call(characteristicPath, BlueZNames.gattCharacteristic, "StopNotify") { [weak self] _ in
+                guard let self, epoch == self.epoch, !self.isStopping, case .session = self.subscription else { return }
+                self.subscription = .none
+                self.evaluate()
+            }
+        }
+        armWatchdog()
+    }
+
+    // MARK: Sensor information
+
+    private func readSensorInformation(_ device: Device) {
+        guard !infoRead else { return }
+        infoRead = true
+        let epoch = epoch
+        if let location = client.tree.characteristic(.bodySensorLocation, in: .heartRateService, of: device.path) {
+            client.call(location.path, BlueZNames.gattCharacteristic, "ReadValue", [.properties([:])]) { [weak self] result in
+                guard let self, epoch == self.epoch, let byte = (try? result.get())?.first?.bytes?.first else { return }
+                self.onEvent(.bodySensorLocation(byte))
+            }
+        }
+        if let battery = client.tree.characteristic(.batteryLevel, in: .batteryService, of: device.path) {
+            client.call(battery.path, BlueZNames.gattCharacteristic, "ReadValue", [.properties([:])]) { [weak self] result in
+                guard let self, epoch == self.epoch, let byte = (try? result.get())?.first?.bytes?.first else { return }
+                self.onEvent(.batteryLevel(Int(byte)))
+            }
+        }
+    }
+
+    // MARK: Losing things
+
+    /// The link is down: release what belonged to it. A StartNotify session is kept, as BlueZ
+    /// re-enables it when the same device reconnects; an acquired socket is not.
+    private func linkDown(reason: String) {
+        if case .acquired(let descriptor, let source, _) = subscription {
+            source.cancel()
+            close(descriptor)
+        }
+        switch subscription {
+        case .session: break
+        default: subscription = .none
+        }
+        watchdog?.cancel()
+        watchdog = nil
+        resolveDeadline?.cancel()
+        resolveDeadline = nil
+        characteristicPath = nil
+        infoRead = false
+        guard isLinkUp else { return }
+        isLinkUp = false
+        needsDelay = true
+        report(.disconnected, reason)
+    }
+
+    private func loseDevice(reason: String) {
+        guard devicePath != nil else { return }
+        linkDown(reason: reason)
+        if case .session = subscription { subscription = .none }
+        devicePath = nil
+    }
+
+    private func forgetEverything(reason: String) {
+        epoch += 1
+        linkDown(reason: reason)
+        subscription = .none
+        devicePath = nil
+        connectInFlight = false
+        retry?.cancel()
+        retry = nil
+        needsDelay = false
+        discovery?.reset()
+    }
+
+    private func report(_ state: LinkStatus.State, _ detail: String, retryIn: Double? = nil) {
+        let status = LinkStatus(state, detail, retryIn: retryIn)
+        guard status != lastStatus else { return }
+        lastStatus = status
+        onEvent(.status(status))
+    }
+
+    // MARK: Stopping
+
+    /// Stops notifications, disconnects and calls `completion` once BlueZ has answered (or after
+    /// `timeout`). Notifications that arrive meanwhile are still delivered.
+    public func stop(timeout: Double = 3, completion: @escaping () -> Void) {
+        guard !isStopping else { return }
+        isStopping = true
+        for timer in [retry, watchdog, resolveDeadline] { timer?.cancel() }
+        var finished = false
+        let finish = { [weak self] in
+            guard !finished else { return }
+            finished = true
+            self?.report(.stopped, "")
+            completion()
+        }
+        loop.schedule(after: timeout, finish)
+        discovery?.stop()
+        let device = devicePath.flatMap { client.tree.device(at: $0) }
+        let disconnect = { [weak self] in
+            guard let self, let device, device.isConnected else { return finish() }
+            self.client.call(device.path, BlueZNames.device, "Disconnect") { _ in finish() }
+        }
+        switch subscription {
+        case .acquired(let descriptor, let source, _):
+            // Drain what is queued, then close: BlueZ stops notifying when the socket closes.
+            readAcquired(descriptor, 0)
+            source.cancel()
+            close(descriptor)
+            subscription = .none
+            disconnect()
+        case .session, .starting:
+            guard let characteristicPath, device?.isConnected == true else { return disconnect() }
+            client.call(characteristicPath, BlueZNames.gattCharacteristic, "StopNotify") { _ in disconnect() }
+        default:
+            disconnect()
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import DBus
+
+/// BlueZ's objects as its ObjectManager describes them: path → interface → property → value.
+/// Kept current from GetManagedObjects, InterfacesAdded/Removed and PropertiesChanged. Pure.
+public struct ObjectTree: Sendable {
+    public typealias Properties = [String: DBusValue]
+    public private(set) var objects: [String: [String: Properties]] = [:]
+
+    public init() {}
+
+    /// Replaces everything with a GetManagedObjects reply (`a{oa{sa{sv}}}`).
+    public mutating func replace(with managedObjects: DBusValue) {
+        objects = [:]
+        for (path, interfaces) in managedObjects.dictionary ?? [:] { add(path: path, interfaces: interfaces) }
+    }
+
+    public mutating func removeAll() { objects = [:] }
+
+    /// InterfacesAdded: `a{sa{sv}}` for one path.
+    public mutating func add(path: String, interfaces: DBusValue) {
+        for (interface, properties) in interfaces.dictionary ?? [:] {
+            objects[path, default: [:]][interface] = properties.dictionary ?? [:]
+        }
+    }
+
+    public mutating func remove(path: String, interfaces: [String]) {
+        for interface in interfaces { objects[path]?[interface] = nil }
+        if objects[path]?.isEmpty == true { objects[path] = nil }
+    }
+
+    /// PropertiesChanged. Changes to an interface we have not seen are ignored, as the spec allows.
+    public mutating func change(path: String, interface: String, changed: Properties, invalidated: [String]) {
+        guard objects[path]?[interface] != nil else { return }
+        for (name, value) in changed { objects[path]?[interface]?[name] = value }
+        for name in invalidated { objects[path]?[interface]?[name] = nil }
+    }
+
+    public func properties(_ path: String, _ interface: String) -> Properties? { objects[path]?[interface] }
+
+    public var adapters: [Adapter] {
+        objects.keys.sorted().compactMap { path in properties(path, BlueZNames.adapter).map { Adapter(path: path, $0) } }
+    }
+
+    public var devices: [Device] {
+        objects.keys.sorted().compactMap { path in properties(path, BlueZNames.device).map { Device(path: path, $0) } }
+    }
+
+    public func device(at path: String) -> Device? {
+        properties(path, BlueZNames.device).map { Device(path: path, $0) }
+    }
+
+    /// The characteristic `characteristic` inside a service `service` of the device at `devicePath`.
+    public func characteristic(_ characteristic: AssignedNumber, in service: AssignedNumber, of devicePath: String) -> Characteristic? {
+        let prefix = devicePath + "/"
+        for (path, interfaces) in objects where path.hasPrefix(prefix) {
+            guard let properties = interfaces[BlueZNames.gattCharacteristic],
+                  let uuid = properties["UUID"]?.string, characteristic.matches(uuid),
+                  let servicePath = properties["Service"]?.string,
+                  let serviceUUID = self.properties(servicePath, BlueZNames.gattService)?["UUID"]?.string,
+                  service.matches(serviceUUID)
+            else { continue }
+            return Characteristic(path: path, properties)
+        }
+        return nil
+    }
+}
+
+public struct Adapter: Equatable, Sendable {
+    public let path: String
+    public let address: String
+    public let isPowered: Bool
+    public let isDiscovering: Bool
+
+    init(path: String, _ properties: ObjectTree.Properties) {
+        self.path = path
+        address = properties["Address"]?.string ?? ""
+        isPowered = properties["Powered"]?.bool ?? false
+        isDiscovering = properties["Discovering"]?.bool ?? false
+    }
+
+    /// `hci0` for `/org/bluez/hci0`.
+    public var name: String { String(path.split(separator: "/").last ?? "") }
+}
+
+public struct Device: Equatable, Sendable {
+    public let path: String
+    public let adapterPath: String
+    public let address: String
+    /// The alias (which defaults to the advertised name), or nil when the device never said.
+    public let name: String?
+    /// Only present while discovery sees the device.
+    public let rssi: Int?
+    public let isPaired: Bool
+    public let isTrusted: Bool
+    public let isConnected: Bool
+    public let areServicesResolved: Bool
+    public let uuids: [String]
+
+    init(path: String, _ properties: ObjectTree.Properties) {
+        self.path = path
+        adapterPath = properties["Adapter"]?.string ?? ""
+        let address = properties["Address"]?.string ?? ""
+        self.address = address
+        let alias = properties["Alias"]?.string
+        // The alias is the user's name for it, or the advertised name; BlueZ makes it the
+        // address (with dashes) when there is neither, and that is no name.
+        name = alias.flatMap { $0.replacingDashes == address ? nil : $0 } ?? properties["Name"]?.string
+        rssi = properties["RSSI"]?.integer
+        isPaired = properties["Paired"]?.bool ?? false
+        isTrusted = properties["Trusted"]?.bool ?? false
+        isConnected = properties["Connected"]?.bool ?? false
+        areServicesResolved = properties["ServicesResolved"]?.bool ?? false
+        uuids = properties["UUIDs"]?.strings ?? []
+    }
+
+    /// Offers the Heart Rate service (0x180D). Discovery filters are merged across clients, so
+    /// every device is checked here, whatever filter we asked for.
+    public var offersHeartRate: Bool { uuids.contains { AssignedNumber.heartRateService.matches($0) } }
+
+    public var displayName: String { name ?? address }
+
+    /// Matches `--device`: an address in any case, or a name or part of one, case-insensitively.
+    public func matches(_ query: String) -> Bool {
+        if address.lowercased() == query.lowercased() { return true }
+        guard let name else { return false }
+        return name.lowercased().contains(query.lowercased())
+    }
+}
+
+public struct Characteristic: Equatable, Sendable {
+    public let path: String
+    public let isNotifying: Bool
+    public let isNotifyAcquired: Bool
+    public let flags: [String]
+
+    init(path: String, _ properties: ObjectTree.Properties) {
+        self.path = path
+        isNotifying = properties["Notifying"]?.bool ?? false
+        isNotifyAcquired = properties["NotifyAcquired"]?.bool ?? false
+        flags = properties["Flags"]?.strings ?? []
+    }
+}
+
+extension String {
+    fileprivate var replacingDashes: String { String(map { $0 == "-" ? ":" : $0 }) }
+}
