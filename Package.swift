@@ -35,10 +35,12 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus"]),
         // org.bluez over D-Bus: the object tree, discovery, connection, notifications, reconnection.
         .target(name: "BlueZ", dependencies: ["DBus"]),
+        // Composition of a live session: packets in, beats, metrics and verdicts out. No I/O.
+        .target(name: "Monitor", dependencies: ["HRV", "HeartRateProtocol"]),
         .executableTarget(
             name: "hrvmon",
             dependencies: [
-                "HRV", "HeartRateProtocol", "Simulation", "Recordings", "Settings", "SessionLog",
+                "HRV", "HeartRateProtocol", "Simulation", "Recordings", "Settings", "SessionLog", "DBus", "BlueZ", "Monitor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

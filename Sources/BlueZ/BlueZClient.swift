@@ -20,6 +20,7 @@ public final class BlueZClient {
     public private(set) var tree = ObjectTree()
     public private(set) var isLoaded = false
     private var loadGeneration = 0
+    private var isStarted = false
     public var onChange: (Change) -> Void = { _ in }
 
     public init(connection: Connection) {
@@ -27,7 +28,13 @@ public final class BlueZClient {
     }
 
     /// Subscribes to the signals, then loads the tree: in this order, or the first events are lost.
+    /// Starting again only tells a new `onChange` what is already known.
     public func start() {
+        guard !isStarted else {
+            if isLoaded { onChange(.loaded) }
+            return
+        }
+        isStarted = true
         connection.addMatch(MatchRule(
             sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
             firstArgument: BlueZNames.service))

@@ -7,6 +7,20 @@ public struct Settings: Equatable, Sendable {
     public var stress = StressDetector.Configuration()
     public var breathing = Breathing()
     public var baseline = PersonalBaseline()
+    public var link = Link()
+
+    /// How `monitor` keeps the sensor connected.
+    public struct Link: Equatable, Sendable {
+        /// First reconnection delay; doubles after each failure.
+        public var reconnectInitial = 1.0
+        public var reconnectMaximum = 30.0
+        /// Seconds without a notification before re-subscribing.
+        public var watchdog = 10.0
+        /// Seconds to wait for GATT services after connecting.
+        public var resolveTimeout = 30.0
+
+        public init() {}
+    }
 
     public struct PersonalBaseline: Equatable, Sendable {
         /// Calendar days in the rolling personal baseline.

@@ -80,26 +80,18 @@ struct Analyze: ParsableCommand {
         if let sdnnWindow { configuration.sdnnWindow = sdnnWindow }
         if noCorrection { configuration.correction = nil }
         var pipeline = HRVPipeline(configuration: configuration)
-        let breathing: BreathingPattern
-        do {
-            breathing = try BreathingPattern(parsing: settings.breathing.pattern, resonanceRate: settings.breathing.rate)
-        } catch {
-            throw badInput(error)
-        }
         var analysis = RecordingAnalysis(
-            detector: StressDetector(configuration: settings.stress, baseline: try personalBaseline(settings)),
-            coach: BreathingCoach(
-                pattern: breathing, minutes: settings.breathing.minutes, cooldown: settings.breathing.cooldown,
-                extraTips: settings.breathing.tips),
-            effects: exercises.map { ExerciseEffect(start: $0.start, end: $0.end) },
+            judge: try BeatJudge(
+                settings: settings, baseline: try personalBaseline(settings),
+                effects: exercises.map { ExerciseEffect(start: $0.start, end: $0.end) }),
             writer: series ? SeriesWriter(format: format, step: step) : nil)
         var output = FileStream.standardOutput
         analysis.run(recording.intervals, through: &pipeline, output: &output)
         if !series {
             let summary = AnalysisSummary(
-                source: file, recording: recording, pipeline: pipeline, baseline: analysis.detector.baseline,
-                episodes: analysis.episodes.sorted { $0.start < $1.start }, suggestions: analysis.suggestions,
-                effects: analysis.effects)
+                source: file, recording: recording, pipeline: pipeline, baseline: analysis.judge.detector.baseline,
+                episodes: analysis.judge.episodes.sorted { $0.start < $1.start }, suggestions: analysis.judge.suggestions,
+                effects: analysis.judge.effects)
             output.write(summary.rendered(as: format))
         }
         output.flush()
@@ -110,11 +102,7 @@ extension Analyze {
     /// The personal baseline when chosen and available; nil means calibrate on the session.
     func personalBaseline(_ settings: Settings) throws -> Baseline? {
         guard baseline != .session else { return nil }
-        let history: BaselineHistory
-        do { history = try DataDirectory.loadHistory() } catch { throw badInput(error) }
-        let personal = history.baseline(
-            days: Int(settings.baseline.days), minimumDays: Int(settings.baseline.minimumDays),
-            minimumSD: settings.stress.minimumSD, today: DataDirectory.today)
+        let personal = try DataDirectory.personalBaseline(settings)
         if baseline == .personal && personal == nil {
             throw badInput(ValidationError(
                 "--baseline personal: not enough resting data yet (see `hrvmon baseline`); use --baseline session"))

@@ -100,10 +100,10 @@ struct BaselineCommand: ParsableCommand {
                 throw badInput(error)
             }
             var pipeline = HRVPipeline(configuration: settings.pipeline)
-            var analysis = RecordingAnalysis(detector: StressDetector(configuration: settings.stress))
+            var analysis = RecordingAnalysis(judge: BeatJudge(detector: StressDetector(configuration: settings.stress)))
             var output = FileStream.standardOutput
             analysis.run(recording.intervals, through: &pipeline, output: &output)
-            guard let measured = analysis.detector.baseline else {
+            guard let measured = analysis.judge.detector.baseline else {
                 throw badInput(RecordingError(
                     source: file, line: nil,
                     problem: "no resting baseline: it needs \(Int(settings.stress.calibration)) s of good-quality beats at the start",

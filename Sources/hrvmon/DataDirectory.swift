@@ -25,8 +25,29 @@ enum DataDirectory {
         }
     }
 
-    /// Writes atomically (temporary file, then rename) so a crash never leaves half a file.
     static func save(_ history: BaselineHistory) throws(Failure) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data: Data
+        do { data = try encoder.encode(history) } catch { throw Failure(path: baselineFile, reason: "\(error)") }
+        try write(data, to: baselineFile)
+    }
+
+    static var lastSensorFile: String { path + "/last-sensor" }
+
+    /// The address of the sensor `monitor` last streamed from, if any.
+    static func lastSensor() -> String? {
+        guard let text = try? String(contentsOfFile: lastSensorFile, encoding: .utf8) else { return nil }
+        let address = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return address.isEmpty ? nil : address
+    }
+
+    static func rememberSensor(_ address: String) throws(Failure) {
+        try write(Data((address + "\n").utf8), to: lastSensorFile)
+    }
+
+    /// Writes atomically (temporary file, then rename) so a crash never leaves half a file.
+    static func write(_ data: Data, to file: String) throws(Failure) {
         let directory = path
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             // Parents first (~/.local/share may not exist yet), each private to the user.
@@ -36,21 +57,12 @@ enum DataDirectory {
                 throw Failure(path: directory, reason: "cannot create the data directory: \(error.localizedDescription)")
             }
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let temporary = baselineFile + ".tmp"
-        do {
-            let data = try encoder.encode(history)
-            guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                throw Failure(path: temporary, reason: String(cString: strerror(errno)))
-            }
-            guard rename(temporary, baselineFile) == 0 else {
-                throw Failure(path: baselineFile, reason: String(cString: strerror(errno)))
-            }
-        } catch let failure as Failure {
-            throw failure
-        } catch {
-            throw Failure(path: baselineFile, reason: "\(error)")
+        let temporary = file + ".tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw Failure(path: temporary, reason: String(cString: strerror(errno)))
+        }
+        guard rename(temporary, file) == 0 else {
+            throw Failure(path: file, reason: String(cString: strerror(errno)))
         }
     }
 

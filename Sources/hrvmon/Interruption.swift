@@ -1,14 +1,31 @@
 import Glibc
 
 /// SIGINT / SIGTERM turned into a flag the main loop checks, so it can restore the terminal
-/// and exit 0.
+/// and exit 0, and into a readable byte on `descriptor` for loops that sleep in poll.
 enum Interruption {
     nonisolated(unsafe) private static var flag: sig_atomic_t = 0
+    nonisolated(unsafe) private static var wakeWriter: Int32 = -1
+    nonisolated(unsafe) private(set) static var descriptor: Int32 = -1
 
     static var requested: Bool { flag != 0 }
 
     static func install() {
-        let handler: @convention(c) (Int32) -> Void = { _ in Interruption.flag = 1 }
+        if descriptor < 0 {
+            var ends: [Int32] = [-1, -1]
+            if pipe(&ends) == 0 {
+                for end in ends {
+                    _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+                    _ = fcntl(end, F_SETFL, O_NONBLOCK)
+                }
+                descriptor = ends[0]
+                wakeWriter = ends[1]
+            }
+        }
+        let handler: @convention(c) (Int32) -> Void = { _ in
+            Interruption.flag = 1
+            var byte: UInt8 = 1
+            _ = write(Interruption.wakeWriter, &byte, 1)  // async-signal-safe; a full pipe already wakes the loop
+        }
         var action = sigaction()
         action.__sigaction_handler.sa_handler = handler
         sigemptyset(&action.sa_mask)

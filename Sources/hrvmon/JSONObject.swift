@@ -15,6 +15,11 @@ struct JSONObject {
         text += String(value)
     }
 
+    mutating func add(_ name: String, _ value: Int?) {
+        key(name)
+        text += value.map { String($0) } ?? "null"
+    }
+
     /// Non-finite or absent numbers are written as null.
     mutating func add(_ name: String, _ value: Double?) {
         key(name)

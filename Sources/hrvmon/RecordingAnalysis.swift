@@ -1,14 +1,10 @@
 import HRV
 
-/// A recording run through the pipeline with everything judged per beat: stress, suggestions,
-/// exercise effects, and series rows when asked. `analyze` and `baseline add` share it.
+/// A recording run through the pipeline and judged per beat, with series rows when asked.
+/// `analyze` and `baseline add` share it.
 struct RecordingAnalysis {
-    var detector: StressDetector
-    var coach = BreathingCoach()
-    var effects: [ExerciseEffect] = []
+    var judge: BeatJudge
     var writer: SeriesWriter?
-    private(set) var episodes: [StressEpisode] = []
-    private(set) var suggestions: [BreathingCoach.Suggestion] = []
 
     /// Feeds every interval, releases the look-ahead and closes open episodes.
     mutating func run(_ intervals: [RRInterval], through pipeline: inout HRVPipeline, output: inout FileStream) {
@@ -17,15 +13,11 @@ struct RecordingAnalysis {
         // unboxed and unchecked, which is a third of the per-beat cost otherwise.
         for interval in intervals { pipeline.append(interval) { observe($0, to: &output) } }
         pipeline.finish { observe($0, to: &output) }
-        detector.finish { episodes.append($0) }
+        judge.finish()
     }
 
     private mutating func observe(_ update: HRVUpdate, to output: inout FileStream) {
-        let assessment = detector.update(update) { episodes.append($0) }
-        if let suggestion = coach.consider(assessment, window: update.rmssdWindow, baseline: detector.baseline, at: update.beat.seconds) {
-            suggestions.append(suggestion)
-        }
-        for index in effects.indices { effects[index].observe(update.beat) }
+        let assessment = judge.judge(update)
         writer?.write(update, assessment, to: &output)
     }
 }

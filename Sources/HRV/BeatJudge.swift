@@ -1,0 +1,31 @@
+/// What is judged after the HRV pipeline, beat by beat: stress state and episodes, breathing
+/// suggestions, measured exercise effects. Offline analysis and live monitoring share it, so the
+/// same RR gives the same verdicts.
+public struct BeatJudge {
+    public var detector: StressDetector
+    public var coach: BreathingCoach
+    public var effects: [ExerciseEffect]
+    /// Episodes in the order they ended.
+    public private(set) var episodes: [StressEpisode] = []
+    public private(set) var suggestions: [BreathingCoach.Suggestion] = []
+
+    public init(detector: StressDetector, coach: BreathingCoach = BreathingCoach(), effects: [ExerciseEffect] = []) {
+        self.detector = detector
+        self.coach = coach
+        self.effects = effects
+    }
+
+    public mutating func judge(_ update: HRVUpdate, sensorContact: Bool = true) -> StressAssessment {
+        let assessment = detector.update(update, sensorContact: sensorContact) { episodes.append($0) }
+        if let suggestion = coach.consider(assessment, window: update.rmssdWindow, baseline: detector.baseline, at: update.beat.seconds) {
+            suggestions.append(suggestion)
+        }
+        for index in effects.indices { effects[index].observe(update.beat) }
+        return assessment
+    }
+
+    /// Closes the episodes still open at the end.
+    public mutating func finish() {
+        detector.finish { episodes.append($0) }
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import BlueZ
+
+struct Scan: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List nearby heart-rate sensors (devices offering the Heart Rate service, 0x180D).")
+
+    @Option(help: "Seconds to scan.")
+    var timeout: Double = 10
+
+    @Option(help: "Adapter to scan with, e.g. hci0 (default: the first).")
+    var adapter: String?
+
+    @Option(help: "text or json.")
+    var format: ScanFormat = .text
+
+    func validate() throws {
+        guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be more than 0 and at most 600 seconds") }
+    }
+
+    func run() throws {
+        let bus = try SystemBus()
+        var outcome: SensorScan.Outcome?
+        let scan = SensorScan(client: bus.client, loop: bus.loop, adapter: adapter, timeout: timeout)
+        scan.run { result in
+            outcome = result
+            bus.loop.stop()
+        }
+        bus.run { bus.loop.stop() }
+        switch outcome {
+        case .found(let adapter, let sensors):
+            var output = FileStream.standardOutput
+            output.write(format == .json ? Self.json(adapter, sensors) : Self.table(adapter, sensors, timeout: timeout))
+            output.flush()
+        case .failed(let status):
+            FileStream.printError("hrvmon: \(status.detail)")
+            throw ExitCode(1)
+        case nil:
+            FileStream.printError("hrvmon: scan interrupted")
+        }
+    }
+
+    static func table(_ adapter: Adapter, _ sensors: [Device], timeout: Double) -> String {
+        guard !sensors.isEmpty else {
+            return "no heart-rate sensor found on \(adapter.name) in \(Formatting.fixed(timeout, digits: 0)) s: most straps advertise only while worn (moisten the electrodes)\n"
+        }
+        let rows = sensors.map { sensor in
+            [sensor.address, sensor.name ?? "(no name)", sensor.rssi.map { "\($0) dBm" } ?? "not seen",
+             sensor.isPaired ? "yes" : "no", sensor.isTrusted ? "yes" : "no"]
+        }
+        let header = ["ADDRESS", "NAME", "RSSI", "PAIRED", "TRUSTED"]
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([header] + rows).map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+
+    static func json(_ adapter: Adapter, _ sensors: [Device]) -> String {
+        var object = JSONObject()
+        object.add("adapter", adapter.name)
+        object.add("sensors", sensors.map { sensor in
+            var item = JSONObject()
+            item.add("address", sensor.address)
+            item.add("name", sensor.name)
+            item.add("rssi", sensor.rssi)
+            item.add("paired", sensor.isPaired)
+            item.add("trusted", sensor.isTrusted)
+            item.add("connected", sensor.isConnected)
+            return item
+        })
+        return object.serialized + "\n"
+    }
+}
+
+enum ScanFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
