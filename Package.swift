@@ -54,5 +54,7 @@ let package = Package(
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "HRV"]),
         .testTarget(name: "SessionLogTests", dependencies: ["SessionLog", "HRV"]),
         .testTarget(name: "CLITests", dependencies: ["hrvmon"]),
+        .testTarget(name: "MonitorTests", dependencies: ["hrvmon"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "BlueZ", "Monitor", "HRV", "HeartRateProtocol"]),
     ]
 )

@@ -142,16 +142,17 @@ public final class HeartRateLink {
             return connectWhenDue(device)
         }
         isLinkUp = true
-        guard device.areServicesResolved else {
+        // BlueZ may announce ServicesResolved before the InterfacesAdded of the GATT objects
+        // (its signals are batched), so wait for the characteristic itself.
+        guard device.areServicesResolved,
+              let characteristic = client.tree.characteristic(.heartRateMeasurement, in: .heartRateService, of: device.path)
+        else {
             armResolveDeadline(device)
             return report(.resolving, "connected to \(device.displayName); discovering services")
         }
         resolveDeadline?.cancel()
         resolveDeadline = nil
         discovery?.stop()
-        guard let characteristic = client.tree.characteristic(.heartRateMeasurement, in: .heartRateService, of: device.path) else {
-            return giveUpOnConnection(device, "\(device.displayName) offers no Heart Rate Measurement (0x2A37) characteristic")
-        }
         characteristicPath = characteristic.path
         readSensorInformation(device)
         subscribe(characteristic, device)
@@ -193,7 +194,7 @@ public final class HeartRateLink {
         resolveDeadline = loop.schedule(after: configuration.resolveTimeout) { [weak self] in
             guard let self, epoch == self.epoch else { return }
             self.resolveDeadline = nil
-            self.giveUpOnConnection(device, "services of \(device.displayName) not resolved after \(Int(self.configuration.resolveTimeout)) s")
+            self.giveUpOnConnection(device, "no Heart Rate Measurement (0x2A37) service on \(device.displayName) after \(Int(self.configuration.resolveTimeout)) s")
         }
     }
 

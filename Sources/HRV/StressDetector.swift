@@ -87,6 +87,8 @@ public struct StressDetector {
             return StressAssessment(state: .unknown, isCalibrating: baseline == nil)
         }
 
+        // Without skin contact the intervals say nothing about the body: neither stress nor activity.
+        guard sensorContact else { return StressAssessment(state: .unknown, isCalibrating: false) }
         if trackActivity(time: time, restingHR: baseline.restingHR, emit: emit) {
             closeStress(at: time, emit: emit)
             return StressAssessment(state: .activity, isCalibrating: false)

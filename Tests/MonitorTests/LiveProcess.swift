@@ -1,0 +1,124 @@
+import Foundation
+
+/// The real `hrvmon` binary running against the fake bluetoothd, its stdout read line by line.
+/// Every wait has a deadline: a test may fail, never hang.
+final class LiveProcess: @unchecked Sendable {
+    let process = Process()
+    private let lock = NSLock()
+    private var lines: [String] = []
+    private var errorText = ""
+    private var cursor = 0
+    private var finished = false
+
+    init(_ arguments: [String], environment: [String: String], settings: String = LiveProcess.fastLink) throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-live-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: home + "/config/hrvmon", withIntermediateDirectories: true)
+        try settings.write(toFile: home + "/config/hrvmon/config", atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hrvmon")
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(["XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "HOME": home]) { $1 }
+            .merging(environment) { $1 }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        self.home = home
+        try process.run()
+        Thread.detachNewThread { [self] in
+            var pending = Data()
+            while true {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                    pending.removeSubrange(pending.startIndex...newline)
+                    lock.withLock { lines.append(line) }
+                }
+            }
+            lock.withLock { finished = true }
+        }
+        Thread.detachNewThread { [self] in
+            let data = errors.fileHandleForReading.readDataToEndOfFile()
+            lock.withLock { errorText = String(decoding: data, as: UTF8.self) }
+        }
+    }
+
+    let home: String
+
+    /// Short delays so faults resolve within a test's patience.
+    static let fastLink = """
+        link.reconnect_initial_seconds = 0.2
+        link.reconnect_max_seconds = 1
+        link.watchdog_seconds = 2
+        link.resolve_timeout_seconds = 5
+        """
+
+    var allLines: [String] { lock.withLock { lines } }
+    var stderr: String { lock.withLock { errorText } }
+
+    /// All JSON lines so far.
+    var objects: [[String: Any]] { allLines.compactMap(Self.parse) }
+
+    static func parse(_ line: String) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+    }
+
+    /// The next JSON line (after the last one returned) that satisfies `condition`.
+    func next(timeout: Double = 10, where condition: ([String: Any]) -> Bool) -> [String: Any]? {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            let (found, exhausted): ([String: Any]?, Bool) = lock.withLock {
+                while cursor < lines.count {
+                    defer { cursor += 1 }
+                    if let object = Self.parse(lines[cursor]), condition(object) { return (object, false) }
+                }
+                return (nil, finished)
+            }
+            if let found { return found }
+            if exhausted { return nil }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while Date() < deadline
+        return nil
+    }
+
+    /// The next `link` line with this state.
+    func link(_ state: String, timeout: Double = 10) -> [String: Any]? {
+        next(timeout: timeout) { $0["type"] as? String == "link" && $0["state"] as? String == state }
+    }
+
+    /// The `rr_1024` values of every beat line so far, in order.
+    var beats: [Int] {
+        objects.filter { $0["type"] as? String == "rr" }.compactMap { $0["rr_1024"] as? Int }
+    }
+
+    /// Waits until `count` beats have been printed.
+    func waitForBeats(_ count: Int, timeout: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if beats.count >= count { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return beats.count >= count
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// The exit status, or nil if the process is still running after `timeout`.
+    func waitForExit(timeout: Double = 10) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        guard !process.isRunning else { return nil }
+        // Let the reader threads see the end of the pipes.
+        let drained = Date().addingTimeInterval(2)
+        while !lock.withLock({ finished }) && Date() < drained { Thread.sleep(forTimeInterval: 0.01) }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(atPath: home)
+    }
+}

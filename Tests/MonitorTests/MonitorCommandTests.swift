@@ -1,0 +1,260 @@
+import Foundation
+import Testing
+
+/// `hrvmon monitor` end to end: the real binary, a private bus, the fake bluetoothd.
+@Suite(.serialized) struct MonitorCommandTests {
+    static let polar = FakeBluetooth.polar
+
+    /// Waits until the fake reports a subscriber for the Polar, via StartNotify or an acquired socket.
+    static func waitForSubscriber(_ fake: FakeBluetooth, acquired: Bool = false, timeout: Double = 10) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let sessions = try fake.sessions()
+            if acquired ? sessions["acquired"] as? Bool == true : (sessions["notify_clients"] as? Int ?? 0) > 0 { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    static func monitor(_ fake: FakeBluetooth, _ extra: [String] = []) throws -> LiveProcess {
+        try LiveProcess(["monitor", "--device", polar, "--format", "jsonl"] + extra, environment: fake.environment)
+    }
+
+    /// Sends packets and waits until the monitor printed `total` beats.
+    static func send(_ packets: [[UInt8]], to fake: FakeBluetooth, expecting total: Int, in monitor: LiveProcess) throws {
+        for packet in packets { #expect(try fake.notify(packet) == 1) }
+        #expect(monitor.waitForBeats(total), "beats so far: \(monitor.beats.count) of \(total)\n\(monitor.stderr)")
+    }
+
+    @Test func everyBeatOnceInOrderAcrossPacketLayouts() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let monitor = try Self.monitor(fake)
+        #expect(monitor.link("connected") != nil, "\(monitor.allLines)\n\(monitor.stderr)")
+        #expect(try Self.waitForSubscriber(fake))
+        let packets = [
+            Packet.measurement(heartRate: 72, rr: [850]),
+            Packet.measurement(heartRate: 300, sixteenBit: true, rr: [840, 860]),
+            Packet.measurement(heartRate: 71, energy: 1234, rr: [870, 880, 845]),
+            Packet.measurement(heartRate: 70, sixteenBit: true, energy: 5, rr: [830]),
+            Packet.measurement(heartRate: 70, contact: nil, rr: []),
+            Packet.measurement(heartRate: 69, contact: nil, rr: [900, 910]),
+        ]
+        try Self.send(packets, to: fake, expecting: 9, in: monitor)
+        #expect(monitor.beats == [850, 840, 860, 870, 880, 845, 830, 900, 910])
+
+        let lines = monitor.objects
+        let beats = lines.filter { $0["type"] as? String == "rr" }
+        #expect(beats.map { $0["seq"] as? Int } == Array(1...9))
+        #expect(beats[1]["hr_bpm"] as? Int == 300)
+        #expect(beats[3]["energy_kj"] as? Int == 1234)
+        #expect(beats[7]["contact"] as? String == "unsupported")
+        #expect(abs((beats[0]["rr_ms"] as? Double ?? 0) - 850 * 1000 / 1024) < 1e-9)
+        // Within a packet, earlier beats are back-dated by the RR after them.
+        let t4 = beats[3]["t"] as? Double ?? 0, t5 = beats[4]["t"] as? Double ?? 0, t6 = beats[5]["t"] as? Double ?? 0
+        #expect(abs((t6 - t5) - 845.0 / 1024) < 1e-6 && abs((t5 - t4) - 880.0 / 1024) < 1e-6)
+        let metrics = lines.filter { $0["type"] as? String == "metrics" }
+        #expect(metrics.count == 5, "one per packet carrying RR")
+        for key in ["t", "hr_bpm", "rmssd_ms", "sdnn_ms", "state", "level"] { #expect(metrics.last?.keys.contains(key) == true, "\(key)") }
+
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0, "\(monitor.stderr)")
+        let sessions = try fake.sessions()
+        #expect(sessions["notify_clients"] as? Int == 0)
+        #expect(sessions["connected"] as? Bool == false, "Ctrl-C disconnects")
+        #expect(monitor.objects.last?["type"] as? String == "summary")
+        #expect(monitor.objects.last?["beats"] as? Int == 9)
+    }
+
+    @Test func malformedPacketsAreCountedNotFatal() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let monitor = try Self.monitor(fake)
+        #expect(try Self.waitForSubscriber(fake))
+        #expect(try fake.notify([0x10, 60, 0x52]) == 1)  // odd RR byte
+        #expect(try fake.notify([]) == 1)                 // empty notification
+        #expect(try fake.notify([0x01, 60]) == 1)          // 16-bit HR cut short
+        try Self.send([Packet.measurement(rr: [800])], to: fake, expecting: 1, in: monitor)
+        let errors = monitor.objects.filter { $0["type"] as? String == "error" }
+        #expect(errors.map { $0["count"] as? Int } == [1, 2, 3])
+        #expect(errors.first?["bytes"] as? String == "103c52")
+        monitor.signal(SIGTERM)
+        #expect(monitor.waitForExit() == 0)
+        #expect(monitor.objects.last?["malformed"] as? Int == 3)
+    }
+
+    /// The strap drops the link: BlueZ keeps our StartNotify session and re-enables it on
+    /// reconnect, so beats resume with no new StartNotify, none lost, none twice.
+    @Test func linkLossReconnectsAndResumes() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let monitor = try Self.monitor(fake)
+        #expect(try Self.waitForSubscriber(fake))
+        try Self.send([Packet.measurement(rr: [800, 810])], to: fake, expecting: 2, in: monitor)
+        try fake.drop()
+        #expect(monitor.link("disconnected") != nil)
+        #expect(monitor.link("reconnecting")?["retry_in_s"] as? Double != nil)
+        #expect(monitor.link("connected", timeout: 15) != nil, "\(monitor.allLines.suffix(5))\n\(fake.fakeLog.suffix(2000))")
+        #expect(try Self.waitForSubscriber(fake))
+        try Self.send([Packet.measurement(rr: [820]), Packet.measurement(rr: [830, 840])], to: fake, expecting: 5, in: monitor)
+        #expect(monitor.beats == [800, 810, 820, 830, 840])
+        #expect(try fake.sessions()["connect_calls"] as? Int == 2)
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0)
+    }
+
+    /// With --acquire: beats come through the socket; after link loss (POLLHUP) it is acquired again.
+    @Test func acquiredSocketIsAcquiredAgainAfterLinkLoss() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let monitor = try Self.monitor(fake, ["--acquire"])
+        #expect(try Self.waitForSubscriber(fake, acquired: true), "\(monitor.allLines)\n\(monitor.stderr)")
+        try Self.send([Packet.measurement(rr: [700, 710, 720])], to: fake, expecting: 3, in: monitor)
+        try fake.drop()
+        #expect(monitor.link("disconnected") != nil)
+        #expect(monitor.link("connected", timeout: 15) != nil)
+        #expect(try Self.waitForSubscriber(fake, acquired: true))
+        try Self.send([Packet.measurement(rr: [730]), []], to: fake, expecting: 4, in: monitor)
+        #expect(monitor.beats == [700, 710, 720, 730])
+        let sessions = try fake.sessions()
+        #expect(sessions["acquire_calls"] as? Int == 2)
+        #expect(sessions["start_notify_calls"] as? Int == 0)
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0)
+        #expect(try fake.sessions()["acquired"] as? Bool == false)
+    }
+
+    @Test func refusedAcquireFallsBackToStartNotify() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        try fake.fail("AcquireNotify", with: "org.bluez.Error.NotPermitted", message: "Notify acquired")
+        let monitor = try Self.monitor(fake, ["--acquire"])
+        #expect(monitor.next { ($0["message"] as? String)?.contains("AcquireNotify refused (org.bluez.Error.NotPermitted") == true } != nil)
+        #expect(try Self.waitForSubscriber(fake))
+        try Self.send([Packet.measurement(rr: [750])], to: fake, expecting: 1, in: monitor)
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0)
+    }
+
+    /// Refused calls are retried with back-off and said out loud.
+    @Test(arguments: [
+        ("Connect", "org.bluez.Error.Failed"),
+        ("StartNotify", "org.bluez.Error.Failed"),
+        ("StartNotify", "org.bluez.Error.NotPermitted"),
+        ("StartNotify", "org.bluez.Error.NotConnected"),
+    ])
+    func refusedCallsAreRetried(method: String, error: String) throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        try fake.fail(method, with: error)
+        let monitor = try Self.monitor(fake)
+        if error != "org.bluez.Error.NotConnected" {
+            #expect(monitor.next { ($0["detail"] as? String)?.contains("\(method == "Connect" ? "connecting" : method)") == true && ($0["detail"] as? String)?.contains(error) == true } != nil, "\(monitor.allLines)")
+        }
+        #expect(try Self.waitForSubscriber(fake, timeout: 15), "\(monitor.allLines)")
+        try Self.send([Packet.measurement(rr: [760])], to: fake, expecting: 1, in: monitor)
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0)
+    }
+
+    /// The device object disappears (a temporary device expiring) and is found again by discovery.
+    @Test func removedDeviceIsFoundAgain() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let monitor = try Self.monitor(fake)
+        #expect(try Self.waitForSubscriber(fake))
+        try Self.send([Packet.measurement(rr: [790])], to: fake, expecting: 1, in: monitor)
+        try fake.range(false)
+        try fake.run("remove \(Self.polar)")
+        #expect(monitor.link("searching") != nil, "\(monitor.allLines.suffix(6))")
+        try fake.range(true)
+        #expect(monitor.link("connected", timeout: 15) != nil, "\(monitor.allLines.suffix(6))\n\(fake.fakeLog.suffix(1500))")
+        #expect(try Self.waitForSubscriber(fake))
+        try Self.send([Packet.measurement(rr: [795])], to: fake, expecting: 2, in: monitor)
+        #expect(monitor.beats == [790, 795])
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0)
+    }
+
+    /// bluetoothd restarts: every session is gone; hrvmon rebuilds all state from the new owner.
+    @Test func bluetoothdRestartRebuildsEverything() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let monitor = try Self.monitor(fake)
+        #expect(try Self.waitForSubscriber(fake))
+        try Self.send([Packet.measurement(rr: [780])], to: fake, expecting: 1, in: monitor)
+        try fake.restart()
+        #expect(monitor.link("bluetooth_unavailable") != nil)
+        #expect(monitor.link("connected", timeout: 15) != nil, "\(monitor.allLines.suffix(6))")
+        #expect(try Self.waitForSubscriber(fake))
+        try Self.send([Packet.measurement(rr: [785])], to: fake, expecting: 2, in: monitor)
+        #expect(monitor.beats == [780, 785])
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0)
+    }
+
+    @Test func adapterPoweredOffAndOn() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let monitor = try Self.monitor(fake)
+        #expect(try Self.waitForSubscriber(fake))
+        try fake.power(false)
+        #expect(monitor.link("adapter_off")?["detail"] as? String == "adapter hci0 is powered off: `bluetoothctl power on`; waiting")
+        try fake.power(true)
+        #expect(monitor.link("connected", timeout: 15) != nil, "\(monitor.allLines.suffix(6))")
+        #expect(try Self.waitForSubscriber(fake))
+        try Self.send([Packet.measurement(rr: [777])], to: fake, expecting: 1, in: monitor)
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0)
+    }
+
+    /// Notifications stop without a disconnect: the watchdog says so and subscribes afresh.
+    @Test func watchdogResubscribesWhenNotificationsStop() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let monitor = try Self.monitor(fake)
+        #expect(try Self.waitForSubscriber(fake))
+        try Self.send([Packet.measurement(rr: [810])], to: fake, expecting: 1, in: monitor)
+        #expect(monitor.link("stalled", timeout: 6)?["detail"] as? String == "no notification for 2 s")
+        #expect(monitor.next { ($0["message"] as? String)?.hasPrefix("re-subscribing") == true } != nil)
+        let deadline = Date().addingTimeInterval(5)
+        while (try fake.sessions()["start_notify_calls"] as? Int ?? 0) < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try fake.sessions()["stop_notify_calls"] as? Int == 1)
+        #expect(try fake.sessions()["start_notify_calls"] as? Int == 2)
+        try Self.send([Packet.measurement(rr: [820])], to: fake, expecting: 2, in: monitor)
+        #expect(monitor.link("connected")?["detail"] as? String == "Polar H10 A1B2C3D4 (\(Self.polar)): notifications resumed")
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0)
+    }
+
+    @Test func noAdapterAndBluetoothdAbsentAreSaid() throws {
+        var config = FakeBluetooth.Config()
+        config.adapters = []
+        let fake = try FakeBluetooth(config)
+        defer { fake.stop() }
+        let monitor = try Self.monitor(fake)
+        #expect(monitor.link("no_adapter")?["detail"] as? String == "no Bluetooth adapter: plug one in, or check `rfkill list`; waiting")
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0)
+        let scan = try LiveProcess(["scan", "--timeout", "1"], environment: fake.environment)
+        #expect(scan.waitForExit() == 1)
+        #expect(scan.stderr.contains("no Bluetooth adapter"))
+    }
+
+    /// bluetoothd not running at start: hrvmon waits for it and connects when it appears.
+    @Test func waitsForBluetoothdToStart() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        fake.stopFake()
+        let monitor = try Self.monitor(fake)
+        #expect(monitor.link("bluetooth_unavailable")?["detail"] as? String
+            == "bluetoothd is not on the system bus (org.freedesktop.DBus.Error.ServiceUnknown): start it with `systemctl start bluetooth`; waiting")
+        let scan = try LiveProcess(["scan", "--timeout", "1"], environment: fake.environment)
+        #expect(scan.waitForExit() == 1)
+        #expect(scan.stderr.contains("bluetoothd is not on the system bus"))
+        try fake.startFake()
+        #expect(monitor.link("connected", timeout: 15) != nil, "\(monitor.allLines)")
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0)
+    }
+}
