@@ -141,6 +141,7 @@ public final class HeartRateLink {
             linkDown(reason: "link lost")
             return connectWhenDue(device)
         }
+        connectInFlight = false
         isLinkUp = true
         // BlueZ may announce ServicesResolved before the InterfacesAdded of the GATT objects
         // (its signals are batched), so wait for the characteristic itself.
@@ -175,16 +176,15 @@ public final class HeartRateLink {
         let epoch = epoch
         client.call(device.path, BlueZNames.device, "Connect", timeout: 60) { [weak self] result in
             guard let self, epoch == self.epoch, !self.isStopping else { return }
-            self.connectInFlight = false
-            switch result {
-            case .success:
-                self.evaluate()
-            case .failure(let error) where error.name == BlueZNames.Error.alreadyConnected:
-                self.evaluate()
-            case .failure(let error):
+            if case .failure(let error) = result, error.name != BlueZNames.Error.alreadyConnected {
+                self.connectInFlight = false
                 self.needsDelay = true
-                self.retryLater("connecting to \(device.displayName) failed: \(error)")
+                return self.retryLater("connecting to \(device.displayName) failed: \(error)")
             }
+            // BlueZ may reply before Connected turns true: the connection stays in flight until
+            // it does, or until the deadline gives up on it.
+            self.armResolveDeadline(device)
+            self.evaluate()
         }
     }
 
@@ -194,7 +194,13 @@ public final class HeartRateLink {
         resolveDeadline = loop.schedule(after: configuration.resolveTimeout) { [weak self] in
             guard let self, epoch == self.epoch else { return }
             self.resolveDeadline = nil
-            self.giveUpOnConnection(device, "no Heart Rate Measurement (0x2A37) service on \(device.displayName) after \(Int(self.configuration.resolveTimeout)) s")
+            let reason = "no Heart Rate Measurement (0x2A37) service on \(device.displayName) after \(Int(self.configuration.resolveTimeout)) s"
+            self.giveUpOnConnection(device, reason)
+            if self.connectInFlight {
+                // Never connected, so no link-down will come to schedule the next attempt.
+                self.connectInFlight = false
+                self.retryLater(reason)
+            }
         }
     }
 
@@ -330,8 +336,10 @@ public final class HeartRateLink {
         source.cancel()
         close(descriptor)
         subscription = .none
-        onEvent(.notice("the notification socket hung up"))
-        evaluate()
+        // Usually the link went down and its PropertiesChanged is on its way: acquiring again at
+        // once would race it, so wait the back-off first.
+        needsDelay = true
+        retryLater("the notification socket hung up")
     }
 
     private func deliver(_ bytes: [UInt8]) {
@@ -425,12 +433,13 @@ public final class HeartRateLink {
         }
         watchdog?.cancel()
         watchdog = nil
-        resolveDeadline?.cancel()
-        resolveDeadline = nil
         characteristicPath = nil
         infoRead = false
+        // Not yet up: a connection in flight keeps its deadline.
         guard isLinkUp else { return }
         isLinkUp = false
+        resolveDeadline?.cancel()
+        resolveDeadline = nil
         needsDelay = true
         report(.disconnected, reason)
     }
@@ -448,8 +457,9 @@ public final class HeartRateLink {
         subscription = .none
         devicePath = nil
         connectInFlight = false
-        retry?.cancel()
+        for timer in [retry, resolveDeadline] { timer?.cancel() }
         retry = nil
+        resolveDeadline = nil
         needsDelay = false
         discovery?.reset()
     }

@@ -38,9 +38,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let analyze = try LiveProcess(["analyze", "--unit", "ticks", "--format", "json", file.path], environment: [:])
         #expect(analyze.waitForExit() == 0, "\(analyze.stderr)")
-        let report = try #require(LiveProcess.parse(analyze.allLines.joined()))
-        let metrics = try #require(report["metrics"] as? [String: Any])
-        #expect(summary["beats"] as? Int == report["raw_beats"] as? Int)
+        let metrics = try #require(LiveProcess.parse(analyze.allLines.joined()))
+        #expect(summary["beats"] as? Int == metrics["raw_beats"] as? Int)
         for (live, offline) in [("rmssd_ms", "rmssd_ms"), ("sdnn_ms", "sdnn_ms"), ("hr_bpm", "mean_hr_bpm")] {
             let liveValue = try #require(summary[live] as? Double)
             let offlineValue = try #require(metrics[offline] as? Double, "\(offline) in \(metrics.keys)")
