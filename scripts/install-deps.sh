@@ -3,7 +3,8 @@
 # Safe to re-run: only missing packages are installed, and only when running as root.
 set -euo pipefail
 
-packages=(pkg-config libdbus-1-dev libbluetooth-dev tmux)
+# dbus-daemon, python3-dbus and python3-gi run the fake bluetoothd the BlueZ tests talk to.
+packages=(pkg-config libdbus-1-dev libbluetooth-dev tmux dbus-daemon python3-dbus python3-gi)
 
 missing=()
 for package in "${packages[@]}"; do
