@@ -95,8 +95,9 @@ struct Monitor: ParsableCommand {
             bus.loop.stop()
         }
         if let duration { bus.loop.schedule(after: duration, stop) }
+        bus.onInterrupt = stop
         link.start()
-        bus.run(interrupted: stop)
+        bus.run()
 
         session.finish { writer.write($0) }
         writer.summary(session, seconds: WallClock.now() - started)
@@ -107,11 +108,12 @@ struct Monitor: ParsableCommand {
     private func chooseByScanning(_ bus: SystemBus) throws -> String {
         FileStream.printError("no sensor given or remembered: scanning for \(Formatting.fixed(scanTimeout, digits: 0)) s…")
         var outcome: SensorScan.Outcome?
-        SensorScan(client: bus.client, loop: bus.loop, adapter: adapter, timeout: scanTimeout).run { result in
+        let scan = SensorScan(client: bus.client, loop: bus.loop, adapter: adapter, timeout: scanTimeout)
+        scan.run { result in
             outcome = result
             bus.loop.stop()
         }
-        bus.loop.run()
+        withExtendedLifetime(scan) { bus.run() }
         switch outcome {
         case .failed(let status):
             FileStream.printError("hrvmon: \(status.detail)")

@@ -26,7 +26,7 @@ struct Scan: ParsableCommand {
             outcome = result
             bus.loop.stop()
         }
-        bus.run { bus.loop.stop() }
+        withExtendedLifetime(scan) { bus.run() }
         switch outcome {
         case .found(let adapter, let sensors):
             var output = FileStream.standardOutput

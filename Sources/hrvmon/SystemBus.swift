@@ -4,10 +4,12 @@ import DBus
 import Glibc
 
 /// The system bus and bluetoothd on it, for `scan` and `monitor`.
-struct SystemBus {
+final class SystemBus {
     let loop = EventLoop()
     let connection: Connection
     let client: BlueZClient
+    /// What SIGINT and SIGTERM do while the loop runs; by default, stop it.
+    var onInterrupt: () -> Void
 
     init() throws {
         do {
@@ -17,18 +19,17 @@ struct SystemBus {
             throw ExitCode(1)
         }
         client = BlueZClient(connection: connection)
-    }
-
-    /// Runs the loop until `stop()`; SIGINT and SIGTERM call `interrupted` instead of killing us.
-    func run(interrupted: @escaping () -> Void) {
+        let loop = loop
+        onInterrupt = { loop.stop() }
         Interruption.install()
         let descriptor = Interruption.descriptor
-        loop.watch(descriptor) { _ in
+        loop.watch(descriptor) { [weak self] _ in
             var drain = [UInt8](repeating: 0, count: 64)
             while drain.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
-            interrupted()
+            self?.onInterrupt()
         }
-        loop.run()
-        connection.close()
     }
+
+    /// Runs the loop until something stops it.
+    func run() { loop.run() }
 }

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Benchmarks `hrvmon monitor` against the fake bluetoothd on a private bus (README, Benchmarks).
+
+1. Latency: hrvmon's own time per notification, from the end of the recvmsg that brought the
+   D-Bus message to the write of its `rr` line, read from `strace -ttt -T` (strace slows the
+   process, so these are upper bounds). 500 notifications at 20 per second.
+2. CPU and RSS at 1 notification per second for --minutes (default 5), from /proc.
+3. Wake-ups while connected with no data: context switches of hrvmon over 30 s without
+   notifications (the watchdog is the only timer).
+
+Usage: python3 scripts/bench-monitor.py [--minutes N]   (after `swift build -c release`)
+"""
+import argparse, json, os, re, select, shutil, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BINARY = os.path.join(ROOT, ".build/release/hrvmon")
+POLAR = "A0:9E:1A:00:00:01"
+CONFIG = {
+    "adapters": [{"name": "hci0", "address": "00:1A:7D:DA:71:13", "powered": True}],
+    "devices": [{"adapter": "hci0", "address": POLAR, "name": "Polar H10 A1B2C3D4", "services": ["180d", "180f"],
+                 "body_sensor_location": 1, "battery": 87}],
+}
+
+
+def read_line(stream, timeout):
+    ready, _, _ = select.select([stream], [], [], timeout)
+    if not ready:
+        raise SystemExit("timed out waiting for output")
+    return stream.readline()
+
+
+class Bench:
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="hrvmon-bench-")
+        self.bus = subprocess.Popen(
+            ["dbus-daemon", "--config-file=" + os.path.join(ROOT, "Tests/FakeBlueZ/bus.conf"), "--nofork",
+             "--print-address=1", "--address=unix:path=" + self.dir + "/bus"],
+            stdout=subprocess.PIPE, text=True)
+        self.address = read_line(self.bus.stdout, 10).strip()
+        with open(self.dir + "/fake.json", "w") as file:
+            json.dump(CONFIG, file)
+        self.fake = subprocess.Popen(
+            ["/usr/bin/python3", os.path.join(ROOT, "Tests/FakeBlueZ/fake_bluetoothd.py"), "--bus", self.address,
+             "--config", self.dir + "/fake.json"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        assert read_line(self.fake.stdout, 10).strip() == "ready"
+        os.makedirs(self.dir + "/config/hrvmon")
+        self.env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=self.address, XDG_CONFIG_HOME=self.dir + "/config",
+                        XDG_DATA_HOME=self.dir + "/data", HOME=self.dir)
+
+    def command(self, line):
+        self.fake.stdin.write(line + "\n")
+        reply = json.loads(read_line(self.fake.stdout, 10))
+        if not reply.get("ok"):
+            raise SystemExit(f"fake refused {line}: {reply}")
+        return reply
+
+    def notify(self, ticks):
+        packet = bytes([0x16, 60]) + b"".join(t.to_bytes(2, "little") for t in ticks)
+        return self.command("notify %s %s" % (POLAR, packet.hex()))["delivered"]
+
+    def monitor(self, prefix=()):
+        process = subprocess.Popen(list(prefix) + [BINARY, "monitor", "--device", POLAR, "--format", "jsonl"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=self.env)
+        deadline = time.time() + 15
+        while time.time() < deadline:
+            if self.command("sessions " + POLAR)["notify_clients"] > 0:
+                return process
+            time.sleep(0.05)
+        raise SystemExit("hrvmon did not subscribe")
+
+    def close(self):
+        for process in (self.fake, self.bus):
+            process.terminate()
+            process.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def cpu_seconds(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def status(pid, key):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+
+
+def stop(process):
+    process.send_signal(2)
+    process.wait(timeout=10)
+
+
+def latency(bench):
+    trace = bench.dir + "/trace"
+    process = bench.monitor(["strace", "-f", "-ttt", "-T", "-e", "trace=recvmsg,write", "-o", trace])
+    for index in range(500):
+        bench.notify([900 + index % 50])
+        time.sleep(0.05)
+    time.sleep(0.5)
+    stop(process)
+    received = None
+    own = []
+    for line in open(trace):
+        match = re.match(r"\d+\s+(\d+\.\d+) (\w+)\((\d+), (.*) <(\d+\.\d+)>$", line)
+        if not match:
+            continue
+        start, call, fd, rest, duration = float(match[1]), match[2], int(match[3]), match[4], float(match[5])
+        if call == "recvmsg" and not rest.endswith("= -1 EAGAIN (Resource temporarily unavailable)"):
+            received = start + duration
+        elif call == "write" and fd == 1 and '"{\\"type\\":\\"rr\\"' in rest and received is not None:
+            own.append((start - received) * 1000)
+            received = None
+    own.sort()
+    pick = lambda q: own[min(len(own) - 1, int(q * len(own)))]
+    return {"notifications": len(own), "p50_ms": pick(0.5), "p99_ms": pick(0.99), "max_ms": own[-1]}
+
+
+def steady(bench, minutes):
+    process = bench.monitor()
+    rss = []
+    start = time.time()
+    cpu_start = None
+    for second in range(int(minutes * 60)):
+        bench.notify([1000 + (second % 7) * 10])
+        if second == 10:
+            cpu_start, wall_start = cpu_seconds(process.pid), time.time()
+        if second % 10 == 0:
+            rss.append(status(process.pid, "VmRSS"))
+        time.sleep(max(0, start + second + 1 - time.time()))
+    cpu = (cpu_seconds(process.pid) - cpu_start) / (time.time() - wall_start) * 100
+    switches = status(process.pid, "voluntary_ctxt_switches")
+    time.sleep(30)
+    idle = status(process.pid, "voluntary_ctxt_switches") - switches
+    stop(process)
+    return {"cpu_pct_of_one_core": round(cpu, 3), "rss_kb_min": min(rss), "rss_kb_max": max(rss),
+            "rss_kb_first_last": [rss[0], rss[-1]], "idle_30s_wakeups": idle}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--minutes", type=float, default=5)
+    arguments = parser.parse_args()
+    if not os.path.exists(BINARY):
+        raise SystemExit("build first: swift build -c release")
+    bench = Bench()
+    try:
+        print(json.dumps({"latency": latency(bench)}), flush=True)
+        print(json.dumps({"steady_1_per_second": steady(bench, arguments.minutes)}), flush=True)
+    finally:
+        bench.close()
+
+
+if __name__ == "__main__":
+    main()
