@@ -5,15 +5,16 @@
    D-Bus message to the write of its `rr` line, read from `strace -ttt -T` (strace slows the
    process, so these are upper bounds). 500 notifications at 20 per second.
 2. CPU and RSS at 1 notification per second for --minutes (default 5), from /proc.
-3. Wake-ups while connected with no data: context switches of hrvmon over 30 s without
-   notifications (the watchdog is the only timer).
+3. Wake-ups while connected with no data: voluntary context switches of hrvmon over 30 s
+   without notifications, with the default 10 s watchdog (whose re-subscription is the only
+   activity) and with the watchdog set to 300 s (then nothing at all should wake it).
 
 Usage: python3 scripts/bench-monitor.py [--minutes N]   (after `swift build -c release`)
 """
-import argparse, json, os, re, select, shutil, subprocess, sys, tempfile, time
+import argparse, json, os, re, select, shutil, subprocess, sys, tempfile, threading, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BINARY = os.path.join(ROOT, ".build/release/hrvmon")
+BINARY = os.environ.get("HRVMON", os.path.join(ROOT, ".build/release/hrvmon"))
 POLAR = "A0:9E:1A:00:00:01"
 CONFIG = {
     "adapters": [{"name": "hci0", "address": "00:1A:7D:DA:71:13", "powered": True}],
@@ -59,9 +60,13 @@ class Bench:
         packet = bytes([0x16, 60]) + b"".join(t.to_bytes(2, "little") for t in ticks)
         return self.command("notify %s %s" % (POLAR, packet.hex()))["delivered"]
 
-    def monitor(self, prefix=()):
+    def monitor(self, prefix=(), settings=""):
+        with open(self.dir + "/config/hrvmon/config", "w") as file:
+            file.write(settings)
         process = subprocess.Popen(list(prefix) + [BINARY, "monitor", "--device", POLAR, "--format", "jsonl"],
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=self.env)
+        # Drain stdout as a reader would; a full pipe would block hrvmon.
+        threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
         deadline = time.time() + 15
         while time.time() < deadline:
             if self.command("sessions " + POLAR)["notify_clients"] > 0:
@@ -87,8 +92,32 @@ def status(pid, key):
             return int(line.split()[1])
 
 
+def memory(pid):
+    values = {}
+    for line in open(f"/proc/{pid}/smaps_rollup"):
+        parts = line.split()
+        if parts[0] in ("Rss:", "Pss:", "Private_Dirty:", "Private_Clean:"):
+            values[parts[0].rstrip(":").lower() + "_kb"] = int(parts[1])
+    return values
+
+
+def idle_wakeups(bench, settings):
+    process = bench.monitor(settings=settings)
+    for _ in range(5):
+        bench.notify([1000])
+        time.sleep(0.2)
+    time.sleep(1)
+    before = status(process.pid, "voluntary_ctxt_switches")
+    time.sleep(30)
+    woken = status(process.pid, "voluntary_ctxt_switches") - before
+    stop(process)
+    return woken
+
+
 def stop(process):
-    process.send_signal(2)
+    """SIGINT to hrvmon itself (under strace, the traced child)."""
+    children = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()
+    os.kill(int(children[0]) if children else process.pid, 2)
     process.wait(timeout=10)
 
 
@@ -130,12 +159,9 @@ def steady(bench, minutes):
             rss.append(status(process.pid, "VmRSS"))
         time.sleep(max(0, start + second + 1 - time.time()))
     cpu = (cpu_seconds(process.pid) - cpu_start) / (time.time() - wall_start) * 100
-    switches = status(process.pid, "voluntary_ctxt_switches")
-    time.sleep(30)
-    idle = status(process.pid, "voluntary_ctxt_switches") - switches
+    result = {"cpu_pct_of_one_core": round(cpu, 3), "rss_kb_every_10_s": rss, **memory(process.pid)}
     stop(process)
-    return {"cpu_pct_of_one_core": round(cpu, 3), "rss_kb_min": min(rss), "rss_kb_max": max(rss),
-            "rss_kb_first_last": [rss[0], rss[-1]], "idle_30s_wakeups": idle}
+    return result
 
 
 def main():
@@ -148,6 +174,9 @@ def main():
     try:
         print(json.dumps({"latency": latency(bench)}), flush=True)
         print(json.dumps({"steady_1_per_second": steady(bench, arguments.minutes)}), flush=True)
+        print(json.dumps({"idle_30_s_wakeups": {
+            "watchdog_10_s": idle_wakeups(bench, ""),
+            "watchdog_300_s": idle_wakeups(bench, "link.watchdog_seconds = 300\n")}}), flush=True)
     finally:
         bench.close()
 

@@ -60,7 +60,7 @@ public final class HeartRateLink {
     private var connectInFlight = false
     private var isLinkUp = false
     private var needsDelay = false
-    private var infoRead = false
+    private var informationRead: Set<String> = []
     private var backoff: Backoff
     private var retry: EventLoop.Timer?
     private var resolveDeadline: EventLoop.Timer?
@@ -400,20 +400,21 @@ public final class HeartRateLink {
 
     // MARK: Sensor information
 
+    /// Reads location and battery once per connection, each as soon as its characteristic is
+    /// exported (they may appear after the heart-rate one).
     private func readSensorInformation(_ device: Device) {
-        guard !infoRead else { return }
-        infoRead = true
+        let wanted: [(AssignedNumber, AssignedNumber, (UInt8) -> Event)] = [
+            (.bodySensorLocation, .heartRateService, { .bodySensorLocation($0) }),
+            (.batteryLevel, .batteryService, { .batteryLevel(Int($0)) }),
+        ]
         let epoch = epoch
-        if let location = client.tree.characteristic(.bodySensorLocation, in: .heartRateService, of: device.path) {
-            client.call(location.path, BlueZNames.gattCharacteristic, "ReadValue", [.properties([:])]) { [weak self] result in
+        for (characteristic, service, event) in wanted {
+            guard let found = client.tree.characteristic(characteristic, in: service, of: device.path),
+                  informationRead.insert(found.path).inserted
+            else { continue }
+            client.call(found.path, BlueZNames.gattCharacteristic, "ReadValue", [.properties([:])]) { [weak self] result in
                 guard let self, epoch == self.epoch, let byte = (try? result.get())?.first?.bytes?.first else { return }
-                self.onEvent(.bodySensorLocation(byte))
-            }
-        }
-        if let battery = client.tree.characteristic(.batteryLevel, in: .batteryService, of: device.path) {
-            client.call(battery.path, BlueZNames.gattCharacteristic, "ReadValue", [.properties([:])]) { [weak self] result in
-                guard let self, epoch == self.epoch, let byte = (try? result.get())?.first?.bytes?.first else { return }
-                self.onEvent(.batteryLevel(Int(byte)))
+                self.onEvent(event(byte))
             }
         }
     }
@@ -434,7 +435,7 @@ public final class HeartRateLink {
         watchdog?.cancel()
         watchdog = nil
         characteristicPath = nil
-        infoRead = false
+        informationRead = []
         // Not yet up: a connection in flight keeps its deadline.
         guard isLinkUp else { return }
         isLinkUp = false

@@ -126,12 +126,13 @@ import Testing
         #expect(try fake.sessions()["acquired"] as? Bool == false)
     }
 
-    @Test func refusedAcquireFallsBackToStartNotify() throws {
+    @Test(arguments: [("org.bluez.Error.NotPermitted", "Notify acquired"), ("org.bluez.Error.InProgress", "In Progress")])
+    func refusedAcquireFallsBackToStartNotify(error: String, message: String) throws {
         let fake = try FakeBluetooth()
         defer { fake.stop() }
-        try fake.fail("AcquireNotify", with: "org.bluez.Error.NotPermitted", message: "Notify acquired")
+        try fake.fail("AcquireNotify", with: error, message: message)
         let monitor = try Self.monitor(fake, ["--acquire"])
-        #expect(monitor.next { ($0["message"] as? String)?.contains("AcquireNotify refused (org.bluez.Error.NotPermitted") == true } != nil)
+        #expect(monitor.next { ($0["message"] as? String)?.contains("AcquireNotify refused (\(error): \(message)); using StartNotify instead") == true } != nil)
         #expect(try Self.waitForSubscriber(fake))
         try Self.send([Packet.measurement(rr: [750])], to: fake, expecting: 1, in: monitor)
         monitor.signal(SIGINT)
@@ -258,5 +259,31 @@ import Testing
         #expect(monitor.link("connected", timeout: 15) != nil, "\(monitor.allLines)")
         monitor.signal(SIGINT)
         #expect(monitor.waitForExit() == 0)
+    }
+
+    /// Text for people on stdout; the session file gets the JSON Lines, 0600.
+    @Test func textOutputAndSessionFile() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("session-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let monitor = try LiveProcess(["monitor", "--device", Self.polar, "--log", log], environment: fake.environment)
+        #expect(try Self.waitForSubscriber(fake))
+        for ticks in [[800, 810], [820, 830], [840]] { #expect(try fake.notify(Packet.measurement(heartRate: 74, rr: ticks)) == 1) }
+        let deadline = Date().addingTimeInterval(10)
+        while !monitor.allLines.contains(where: { $0.contains("RMSSD") }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0)
+        let lines = monitor.allLines
+        #expect(lines.allSatisfy { $0.range(of: #"^\d\d:\d\d:\d\d  "#, options: .regularExpression) != nil }, "\(lines)")
+        #expect(lines.contains { $0.hasSuffix("  connected: Polar H10 A1B2C3D4 (\(Self.polar))") })
+        #expect(lines.contains { $0.hasSuffix("  worn on the chest") } && lines.contains { $0.hasSuffix("  battery 87 %") }, "\(lines)")
+        #expect(lines.contains { $0.contains("  HR 76 bpm  RMSSD 9.8 ms  SDNN 6.9 ms  calibrating") }, "\(lines)")
+        #expect(lines.last?.contains("  5 beats, 0 malformed notifications in ") == true)
+        let attributes = try FileManager.default.attributesOfItem(atPath: log)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let logged = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").compactMap { LiveProcess.parse(String($0)) }
+        #expect(logged.filter { $0["type"] as? String == "rr" }.compactMap { $0["rr_1024"] as? Int } == [800, 810, 820, 830, 840])
+        #expect(logged.last?["type"] as? String == "summary")
     }
 }
