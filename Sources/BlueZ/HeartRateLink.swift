@@ -37,10 +37,15 @@ public final class HeartRateLink {
         case batteryLevel(Int)
         /// Something the user should know that is not a change of state.
         case notice(String)
+        /// Beats may have been missed here (link loss, a hung-up socket, a stall): the next beat
+        /// is not the neighbour of the previous one.
+        case gap
     }
 
     private enum Subscription {
         case none, starting, session, acquiring
+        /// Our StartNotify session outlived a link loss: BlueZ re-enables it on reconnect.
+        case keptSession
         case acquired(descriptor: Int32, source: EventLoop.Source, mtu: Int)
     }
 
@@ -105,7 +110,7 @@ public final class HeartRateLink {
 
     private var receivesPropertyValues: Bool {
         switch subscription {
-        case .starting, .session: true
+        case .starting, .session, .keptSession: true
         default: false
         }
     }
@@ -224,7 +229,7 @@ public final class HeartRateLink {
     }
 
     private func startDiscovery() {
-        guard let discovery else { return }
+        guard let discovery, retry == nil else { return }
         discovery.start { [weak self] state in
             guard let self, case .failed(let error) = state else { return }
             self.onEvent(.notice("discovery failed: \(error); retrying"))
@@ -238,12 +243,13 @@ public final class HeartRateLink {
     private func subscribe(_ characteristic: Characteristic, _ device: Device) {
         guard retry == nil else { return }
         switch subscription {
-        case .starting, .acquiring, .acquired:
+        case .starting, .session, .acquiring, .acquired:
             return
-        case .session where characteristic.isNotifying:
+        case .keptSession where characteristic.isNotifying:
             // BlueZ re-enabled our session after the reconnect: nothing to ask.
+            subscription = .session
             return confirmSubscribed(device)
-        case .session, .none:
+        case .keptSession, .none:
             break
         }
         if configuration.acquire && !acquireRefused { acquire(characteristic, device) } else { startNotify(characteristic, device) }
@@ -275,9 +281,8 @@ public final class HeartRateLink {
         report(.subscribing, "acquiring the notification socket (AcquireNotify)")
         let epoch = epoch
         client.call(characteristic.path, BlueZNames.gattCharacteristic, "AcquireNotify", [.properties([:])]) { [weak self] result in
-            guard let self else { return }
             let descriptor = (try? result.get())?.first?.unixFD
-            guard epoch == self.epoch, !self.isStopping, case .acquiring = self.subscription else {
+            guard let self, epoch == self.epoch, !self.isStopping, case .acquiring = self.subscription else {
                 if let descriptor { close(descriptor) }
                 return
             }
@@ -336,6 +341,7 @@ public final class HeartRateLink {
         source.cancel()
         close(descriptor)
         subscription = .none
+        onEvent(.gap)
         // Usually the link went down and its PropertiesChanged is on its way: acquiring again at
         // once would race it, so wait the back-off first.
         needsDelay = true
@@ -373,6 +379,7 @@ public final class HeartRateLink {
         let silent = EventLoop.now() - lastNotification
         guard silent >= configuration.watchdog else { return armWatchdog() }
         stalls += 1
+        onEvent(.gap)
         report(.stalled, "no notification for \(Int(silent.rounded())) s")
         lastNotification = EventLoop.now()
         guard stalls < 2, let characteristicPath else {
@@ -429,7 +436,7 @@ public final class HeartRateLink {
             close(descriptor)
         }
         switch subscription {
-        case .session: break
+        case .session, .keptSession: subscription = .keptSession
         default: subscription = .none
         }
         watchdog?.cancel()
@@ -439,6 +446,7 @@ public final class HeartRateLink {
         // Not yet up: a connection in flight keeps its deadline.
         guard isLinkUp else { return }
         isLinkUp = false
+        onEvent(.gap)
         resolveDeadline?.cancel()
         resolveDeadline = nil
         needsDelay = true
@@ -448,7 +456,7 @@ public final class HeartRateLink {
     private func loseDevice(reason: String) {
         guard devicePath != nil else { return }
         linkDown(reason: reason)
-        if case .session = subscription { subscription = .none }
+        if case .keptSession = subscription { subscription = .none }
         devicePath = nil
     }
 
@@ -502,7 +510,7 @@ public final class HeartRateLink {
             close(descriptor)
             subscription = .none
             disconnect()
-        case .session, .starting:
+        case .session, .keptSession, .starting:
             guard let characteristicPath, device?.isConnected == true else { return disconnect() }
             client.call(characteristicPath, BlueZNames.gattCharacteristic, "StopNotify") { _ in disconnect() }
         default:

@@ -27,7 +27,7 @@ public struct ArtifactCorrector {
         /// Floor for both thresholds, in ms: in a steady rhythm (exercise, pacing) the quartile
         /// deviation tends to zero, and ordinary ±20 ms beat-to-beat changes would be flagged.
         public var minimumThresholdMilliseconds = 20.0
-        /// Intervals outside this range (20–300 bpm) cannot be one heartbeat: they are passed on as
+        /// Intervals outside this range (15–600 bpm) cannot be one heartbeat: they are passed on as
         /// `implausible` and break the sequence instead of being corrected.
         public var plausibleRange = RRInterval(milliseconds: 100)...RRInterval(milliseconds: 4000)
 

@@ -4,7 +4,8 @@ public struct RecordingTotals: Equatable, Sendable {
     public internal(set) var rawBeats = 0
     /// Intervals on the corrected timeline (extra beats merged, missed beats inserted).
     public private(set) var beats = 0
-    /// Of `beats`, those changed or created by correction.
+    /// Of the usable beats (implausible ones are left out, not corrected), those changed or
+    /// created by correction — as the rolling windows count them.
     public private(set) var correctedBeats = 0
     /// Timeline length in microticks.
     public private(set) var duration: Int64 = 0
@@ -14,16 +15,12 @@ public struct RecordingTotals: Equatable, Sendable {
     /// metric nobody watches live.
     private var sumOfPairs: Int64 = 0
     private var sumOfSquaredPairs: Int128 = 0
-    public private(set) var corrections = ArtifactCounts()
 
     mutating func add(_ beat: Beat, after previous: Beat?) {
         beats += 1
         duration = beat.time
-        if let artifact = beat.artifact {
-            correctedBeats += 1
-            corrections[artifact] += 1
-        }
         guard beat.isUsable else { return }
+        if beat.isCorrected { correctedBeats += 1 }
         statistics.add(beat.interval)
         if let previous, beat.formsDifference(after: previous) {
             statistics.addDifference(previous.interval, beat.interval)
@@ -42,7 +39,9 @@ public struct RecordingTotals: Equatable, Sendable {
         return metrics
     }
 
-    /// Share of timeline beats changed by correction, in percent.
-    public var correctedPercent: Double { beats > 0 ? 100 * Double(correctedBeats) / Double(beats) : 0 }
+    /// Share of usable beats changed by correction, in percent.
+    public var correctedPercent: Double {
+        statistics.count > 0 ? 100 * Double(correctedBeats) / Double(statistics.count) : 0
+    }
     public var durationSeconds: Double { Double(duration) / Double(RRInterval.microticksPerSecond) }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueZ
+import DBus
 import Glibc
 import HRV
 import HeartRateProtocol
@@ -60,7 +61,7 @@ struct Monitor: ParsableCommand {
 
         var session = LiveSession(pipeline: settings.pipeline, judge: try BeatJudge(settings: settings, baseline: try DataDirectory.personalBaseline(settings)))
         var writer = LiveWriter(format: format, log: logFile)
-        let started = WallClock.now()
+        let started = EventLoop.now()
         var rememberedAddress: String?
         var sensor: Device?
 
@@ -68,10 +69,9 @@ struct Monitor: ParsableCommand {
             switch event {
             case .notification(let bytes):
                 session.receive(bytes, at: WallClock.now()) { writer.write($0) }
+            case .gap:
+                session.breakContinuity { writer.write($0) }
             case .status(let status):
-                if status.state == .disconnected || status.state == .bluetoothUnavailable {
-                    session.breakContinuity { writer.write($0) }
-                }
                 writer.link(status)
                 if status.state == .connected, let sensor, rememberedAddress != sensor.address {
                     rememberedAddress = sensor.address
@@ -100,7 +100,7 @@ struct Monitor: ParsableCommand {
         bus.run()
 
         session.finish { writer.write($0) }
-        writer.summary(session, seconds: WallClock.now() - started)
+        writer.summary(session, seconds: EventLoop.now() - started)
         writer.close()
     }
 

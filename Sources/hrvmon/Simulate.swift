@@ -83,7 +83,7 @@ struct Simulate: ParsableCommand {
     static func truthJSON(_ truth: GroundTruth, scenario: String, seed: UInt64) -> JSONObject {
         var object = JSONObject()
         object.add("scenario", scenario)
-        object.add("seed", Int(seed))
+        object.addRaw("seed", String(seed))  // the full UInt64: Int(seed) traps above Int.max
         object.add("spans", truth.spans.map { span in
             var item = JSONObject()
             item.add("kind", span.kind.rawValue)

@@ -4,6 +4,15 @@ import Testing
 @Suite struct AnalyzeCommandTests {
     let mitbih = Hrvmon.fixtures.appendingPathComponent("mitbih_nsr_5min.txt").path
 
+    /// An implausible value (5000 ms) is left out, not corrected: it counts under `artifacts.implausible`
+    /// and not in `corrected_pct`, which is a share of the usable beats as in the windows.
+    @Test func implausibleValuesAreNotCorrections() throws {
+        let result = try Hrvmon.run(["analyze", "-", "--format", "json"], stdin: "800\n810\n790\n800\n5000\n800\n")
+        let json = try #require(result.json)
+        #expect(json["corrected_pct"] as? Double == 0)
+        #expect((json["artifacts"] as? [String: Any])?["implausible"] as? Int == 1)
+    }
+
     @Test func jsonContract() throws {
         let result = try Hrvmon.run(["analyze", "--format", "json", mitbih])
         #expect(result.status == 0)

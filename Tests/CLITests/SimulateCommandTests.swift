@@ -25,6 +25,16 @@ import Testing
         #expect(first != other)
     }
 
+    /// Any UInt64 seed, up to the largest, is written back exactly (it once trapped above Int.max).
+    @Test func largestSeedInTheTruthFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("truth-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try Hrvmon.run(["simulate", "--scenario", "rest:1m", "--seed", "18446744073709551615", "--truth", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("\"seed\":18446744073709551615,"))
+    }
+
     @Test func groundTruthFile() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("truth-\(UUID().uuidString).json").path
         let result = try Hrvmon.run(["simulate", "--scenario", "demo", "--format", "jsonl", "--truth", path])

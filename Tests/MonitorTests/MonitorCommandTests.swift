@@ -230,6 +230,24 @@ import Testing
         #expect(monitor.waitForExit() == 0)
     }
 
+    /// Other signals (here the strap's Battery1 level changing) do not count as notifications:
+    /// the watchdog still sees the stall.
+    @Test func unrelatedSignalsDoNotHideAStall() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let monitor = try Self.monitor(fake)
+        #expect(try Self.waitForSubscriber(fake))
+        try Self.send([Packet.measurement(rr: [810])], to: fake, expecting: 1, in: monitor)
+        // 6 s of battery signals, three watchdog periods: the stall must show while they arrive.
+        for level in 0..<24 {
+            try fake.run("battery \(Self.polar) \(80 + level % 2)")
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        #expect(monitor.link("stalled", timeout: 0.1) != nil, "\(monitor.allLines.filter { !$0.contains("\"rr\"") })")
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0)
+    }
+
     @Test func noAdapterAndBluetoothdAbsentAreSaid() throws {
         var config = FakeBluetooth.Config()
         config.adapters = []
