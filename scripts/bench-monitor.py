@@ -141,6 +141,8 @@ def latency(bench):
         elif call == "write" and fd == 1 and '"{\\"type\\":\\"rr\\"' in rest and received is not None:
             own.append((start - received) * 1000)
             received = None
+    if not own:
+        raise SystemExit("no rr line was paired with a D-Bus message in the trace")
     own.sort()
     pick = lambda q: own[min(len(own) - 1, int(q * len(own)))]
     return {"notifications": len(own), "p50_ms": pick(0.5), "p99_ms": pick(0.99), "max_ms": own[-1]}
@@ -168,6 +170,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--minutes", type=float, default=5)
     arguments = parser.parse_args()
+    if arguments.minutes * 60 <= 20:
+        raise SystemExit("--minutes must be more than 1/3: CPU is measured from second 10 on")
     if not os.path.exists(BINARY):
         raise SystemExit("build first: swift build -c release")
     bench = Bench()

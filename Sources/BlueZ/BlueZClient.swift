@@ -55,7 +55,7 @@ public final class BlueZClient {
             guard let self, generation == self.loadGeneration else { return }
             switch result {
             case .success(let arguments):
-                self.tree.replace(with: arguments.first ?? .array(elementSignature: "{oa{sa{sv}}}", []))
+                self.tree.replace(with: arguments.first ?? .dictionary(keySignature: "o", valueSignature: "a{sa{sv}}", []))
                 self.isLoaded = true
                 self.onChange(.loaded)
             case .failure(let error):

@@ -10,26 +10,23 @@ public enum BlueZNames {
 
     /// Error names BlueZ replies with.
     public enum Error {
-        public static let failed = "org.bluez.Error.Failed"
         public static let inProgress = "org.bluez.Error.InProgress"
         public static let notPermitted = "org.bluez.Error.NotPermitted"
         public static let notConnected = "org.bluez.Error.NotConnected"
-        public static let notReady = "org.bluez.Error.NotReady"
         public static let notSupported = "org.bluez.Error.NotSupported"
         public static let alreadyConnected = "org.bluez.Error.AlreadyConnected"
-        public static let doesNotExist = "org.bluez.Error.DoesNotExist"
     }
 }
 
 /// A 16-bit Bluetooth SIG UUID and its 128-bit form as BlueZ writes it (lower case).
 public struct AssignedNumber: Equatable, Hashable, Sendable {
     public let value: UInt16
+    public let uuid: String
 
-    public init(_ value: UInt16) { self.value = value }
-
-    public var uuid: String {
+    public init(_ value: UInt16) {
+        self.value = value
         let hex = String(value, radix: 16)
-        return "0000" + String(repeating: "0", count: 4 - hex.count) + hex + "-0000-1000-8000-00805f9b34fb"
+        uuid = "0000" + String(repeating: "0", count: 4 - hex.count) + hex + "-0000-1000-8000-00805f9b34fb"
     }
 
     public func matches(_ uuid: String) -> Bool { uuid.lowercased() == self.uuid }

@@ -97,7 +97,7 @@ public final class HeartRateLink {
         case .loaded:
             evaluate()
         case .unavailable(let error):
-            report(.bluetoothUnavailable, "bluetoothd is not on the system bus (\(error.name)): start it with `systemctl start bluetooth`; waiting")
+            report(LinkStatus.unavailable(error).waiting)
         case .ownerLost:
             forgetEverything(reason: "bluetoothd stopped")
             report(.bluetoothUnavailable, "bluetoothd stopped: waiting for it to come back")
@@ -118,20 +118,18 @@ public final class HeartRateLink {
     /// Works out where we are from the tree and takes the next step. Safe to call at any time.
     private func evaluate() {
         guard !isStopping, client.isLoaded else { return }
-        let adapters = client.tree.adapters
-        let wanted = configuration.adapter
-        guard let adapter = wanted.map({ name in adapters.first { $0.name == name } }) ?? adapters.first else {
-            loseDevice(reason: "adapter gone")
-            return report(.noAdapter, wanted.map { "no adapter \($0): `hrvmon doctor` lists what there is" }
-                ?? "no Bluetooth adapter: plug one in, or check `rfkill list`; waiting")
+        let adapter: Adapter
+        switch client.tree.poweredAdapter(named: configuration.adapter) {
+        case .success(let powered):
+            adapter = powered
+        case .failure(let status):
+            // bluetoothd dropped our discovery session with the adapter.
+            discovery?.reset()
+            loseDevice(reason: status.detail)
+            return report(status.waiting)
         }
         if discovery?.adapterPath != adapter.path {
             discovery = Discovery(client: client, adapterPath: adapter.path)
-        }
-        guard adapter.isPowered else {
-            discovery?.reset()
-            loseDevice(reason: "adapter \(adapter.name) powered off")
-            return report(.adapterOff, "adapter \(adapter.name) is powered off: `bluetoothctl power on`; waiting")
         }
         guard let device = currentDevice(on: adapter) else {
             loseDevice(reason: "\(configuration.device) is no longer known to bluetoothd")
@@ -474,7 +472,10 @@ public final class HeartRateLink {
     }
 
     private func report(_ state: LinkStatus.State, _ detail: String, retryIn: Double? = nil) {
-        let status = LinkStatus(state, detail, retryIn: retryIn)
+        report(LinkStatus(state, detail, retryIn: retryIn))
+    }
+
+    private func report(_ status: LinkStatus) {
         guard status != lastStatus else { return }
         lastStatus = status
         onEvent(.status(status))

@@ -67,15 +67,11 @@ public struct ObjectTree: Sendable {
 
 public struct Adapter: Equatable, Sendable {
     public let path: String
-    public let address: String
     public let isPowered: Bool
-    public let isDiscovering: Bool
 
     init(path: String, _ properties: ObjectTree.Properties) {
         self.path = path
-        address = properties["Address"]?.string ?? ""
         isPowered = properties["Powered"]?.bool ?? false
-        isDiscovering = properties["Discovering"]?.bool ?? false
     }
 
     /// `hci0` for `/org/bluez/hci0`.
@@ -130,14 +126,10 @@ public struct Device: Equatable, Sendable {
 public struct Characteristic: Equatable, Sendable {
     public let path: String
     public let isNotifying: Bool
-    public let isNotifyAcquired: Bool
-    public let flags: [String]
 
     init(path: String, _ properties: ObjectTree.Properties) {
         self.path = path
         isNotifying = properties["Notifying"]?.bool ?? false
-        isNotifyAcquired = properties["NotifyAcquired"]?.bool ?? false
-        flags = properties["Flags"]?.strings ?? []
     }
 }
 

@@ -28,7 +28,7 @@ public final class SensorScan {
             switch change {
             case .loaded: self?.begin()
             case .unavailable(let error):
-                self?.finish(.failed(LinkStatus(.bluetoothUnavailable, "bluetoothd is not on the system bus (\(error.name)): start it with `systemctl start bluetooth`")))
+                self?.finish(.failed(.unavailable(error)))
             case .ownerLost:
                 self?.finish(.failed(LinkStatus(.bluetoothUnavailable, "bluetoothd stopped during the scan")))
             default: break
@@ -39,12 +39,10 @@ public final class SensorScan {
 
     private func begin() {
         guard discovery == nil else { return }
-        let adapters = client.tree.adapters
-        guard let adapter = adapterName.map({ name in adapters.first { $0.name == name } }) ?? adapters.first else {
-            return finish(.failed(LinkStatus(.noAdapter, adapterName.map { "no adapter \($0)" } ?? "no Bluetooth adapter: plug one in, or check `rfkill list`")))
-        }
-        guard adapter.isPowered else {
-            return finish(.failed(LinkStatus(.adapterOff, "adapter \(adapter.name) is powered off: `bluetoothctl power on`")))
+        let adapter: Adapter
+        switch client.tree.poweredAdapter(named: adapterName) {
+        case .success(let powered): adapter = powered
+        case .failure(let status): return finish(.failed(status))
         }
         let discovery = Discovery(client: client, adapterPath: adapter.path)
         self.discovery = discovery

@@ -59,14 +59,6 @@ public final class Connection {
         dbus_connection_unref(raw)
     }
 
-    public var isConnected: Bool { !isClosed && dbus_connection_get_is_connected(raw) != 0 }
-
-    /// Our unique name on the bus, e.g. `:1.42`.
-    public var uniqueName: String { dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? "" }
-
-    /// Whether the bus can carry descriptors on this connection.
-    public var canPassDescriptors: Bool { dbus_connection_can_send_type(raw, TypeCode.unixFD) != 0 }
-
     /// Sends a method call; `reply` runs from the loop with its result, or a NoReply error after `timeout`.
     public func call(_ message: Message, timeout: Double = 25, reply: @escaping (Result<Message, DBusError>) -> Void) {
         var pending: OpaquePointer?

@@ -11,10 +11,7 @@ public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { message.isEmpty ? name : "\(name): \(message)" }
 
-    public static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
-    public static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
     public static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
-    public static let noReply = "org.freedesktop.DBus.Error.NoReply"
     public static let disconnected = "org.freedesktop.DBus.Error.Disconnected"
     public static let invalidArguments = "org.freedesktop.DBus.Error.InvalidArgs"
 }

@@ -101,11 +101,8 @@ extension DBusValue {
     }
 
     public var bytes: [UInt8]? {
-        switch unwrapped {
-        case .bytes(let bytes): bytes
-        case .array(_, let elements) where elements.isEmpty: []
-        default: nil
-        }
+        if case .bytes(let bytes) = unwrapped { return bytes }
+        return nil
     }
 
     public var unixFD: Int32? {
@@ -116,7 +113,6 @@ extension DBusValue {
     public var elements: [DBusValue]? {
         switch unwrapped {
         case .array(_, let elements), .structure(let elements): elements
-        case .bytes(let bytes): bytes.map(DBusValue.byte)
         default: nil
         }
     }
@@ -130,10 +126,7 @@ extension DBusValue {
 
     /// A dictionary keyed by strings or object paths, e.g. `a{sv}` or `a{oa{sa{sv}}}`.
     public var dictionary: [String: DBusValue]? {
-        guard case .dictionary(_, _, let entries) = unwrapped else {
-            if case .array(_, let elements) = unwrapped, elements.isEmpty { return [:] }
-            return nil
-        }
+        guard case .dictionary(_, _, let entries) = unwrapped else { return nil }
         var result: [String: DBusValue] = [:]
         for entry in entries {
             guard let key = entry.key.string else { return nil }

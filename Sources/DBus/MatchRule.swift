@@ -3,26 +3,24 @@ public struct MatchRule: Equatable, Sendable, CustomStringConvertible {
     public var sender: String?
     public var interface: String?
     public var member: String?
-    public var path: String?
     public var pathNamespace: String?
     /// arg0 match, e.g. the name in NameOwnerChanged.
     public var firstArgument: String?
 
     public init(
-        sender: String? = nil, interface: String? = nil, member: String? = nil, path: String? = nil,
-        pathNamespace: String? = nil, firstArgument: String? = nil
+        sender: String? = nil, interface: String? = nil, member: String? = nil, pathNamespace: String? = nil,
+        firstArgument: String? = nil
     ) {
         self.sender = sender
         self.interface = interface
         self.member = member
-        self.path = path
         self.pathNamespace = pathNamespace
         self.firstArgument = firstArgument
     }
 
     public var description: String {
         let fields: [(String, String?)] = [
-            ("sender", sender), ("interface", interface), ("member", member), ("path", path),
+            ("sender", sender), ("interface", interface), ("member", member),
             ("path_namespace", pathNamespace), ("arg0", firstArgument),
         ]
         // Values are quoted; a quote inside one is written as '\'' per the specification.

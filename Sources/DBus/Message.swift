@@ -44,7 +44,6 @@ public final class Message {
     public var path: String? { dbus_message_get_path(raw).map { String(cString: $0) } }
     public var interface: String? { dbus_message_get_interface(raw).map { String(cString: $0) } }
     public var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
-    public var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
 
     /// The arguments in order; nil if one has a type this layer does not read.
     public var arguments: [DBusValue]? {

@@ -43,17 +43,17 @@ extension DBusValue {
     }
 
     private static func decodeArray(_ iterator: inout DBusMessageIter) -> DBusValue? {
-        let signature = containerSignature(&iterator)
-        let element = String(signature.dropFirst())
         var inner = DBusMessageIter()
         dbus_message_iter_recurse(&iterator, &inner)
-        if element == "y" {
+        // Byte arrays (every notification) need no signature string: one copy and done.
+        if dbus_message_iter_get_element_type(&iterator) == TypeCode.byte {
             var pointer: UnsafeRawPointer?
             var count: Int32 = 0
             withUnsafeMutablePointer(to: &pointer) { dbus_message_iter_get_fixed_array(&inner, $0, &count) }
             guard let pointer, count > 0 else { return .bytes([]) }
             return .bytes(Array(UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: Int(count))))
         }
+        let element = String(containerSignature(&iterator).dropFirst())
         if element.hasPrefix("{") {
             var entries: [DictionaryEntry] = []
             while dbus_message_iter_get_arg_type(&inner) == TypeCode.dictionaryEntry {

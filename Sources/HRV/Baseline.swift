@@ -24,6 +24,17 @@ public struct Baseline: Equatable, Sendable, Codable {
         self.samples = samples
     }
 
+    /// From samples of resting ln RMSSD and heart rate: their means, and the sample SD (N−1) of
+    /// ln RMSSD, never below `minimumSD`. Needs at least two samples.
+    public init(source: Source, lnRMSSD: [Double], restingHR: [Double], minimumSD: Double) {
+        let n = Double(lnRMSSD.count)
+        let mean = lnRMSSD.reduce(0, +) / n
+        let variance = lnRMSSD.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1)
+        self.init(
+            source: source, restingHR: restingHR.reduce(0, +) / Double(restingHR.count), lnRMSSDMean: mean,
+            lnRMSSDSD: max(variance.squareRoot(), minimumSD), samples: lnRMSSD.count)
+    }
+
     /// How many SDs `lnRMSSD` lies above (positive) or below (negative) the resting mean.
     public func zScore(lnRMSSD: Double) -> Double {
         (lnRMSSD - lnRMSSDMean) / lnRMSSDSD

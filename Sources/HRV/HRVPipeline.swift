@@ -90,13 +90,11 @@ public struct HRVPipeline {
         recording.add(beat, after: previous)
         emit(HRVUpdate(
             beat: beat, sequence: sequence,
-            rmssdWindow: snapshot(rmssdWindow, length: configuration.rmssdWindow),
-            sdnnWindow: snapshot(sdnnWindow, length: configuration.sdnnWindow)))
+            rmssdWindow: snapshot(rmssdWindow), sdnnWindow: snapshot(sdnnWindow)))
     }
 
-    private func snapshot(_ window: RollingWindow, length: Double) -> WindowMetrics {
+    private func snapshot(_ window: RollingWindow) -> WindowMetrics {
         WindowMetrics(
-            length: length,
             statistics: window.statistics,
             correctedBeats: window.correctedBeats,
             lowQualityLimit: configuration.lowQualityCorrectedShare,

@@ -218,11 +218,6 @@ struct CalibrationSamples {
     /// Nil until at least six samples (half a minute of filled windows) exist.
     func baseline(minimumSD: Double) -> Baseline? {
         guard lnRMSSD.count >= 6 else { return nil }
-        let n = Double(lnRMSSD.count)
-        let mean = lnRMSSD.reduce(0, +) / n
-        let variance = lnRMSSD.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1)
-        return Baseline(
-            source: .session, restingHR: heartRate.reduce(0, +) / n, lnRMSSDMean: mean,
-            lnRMSSDSD: max(variance.squareRoot(), minimumSD), samples: lnRMSSD.count)
+        return Baseline(source: .session, lnRMSSD: lnRMSSD, restingHR: heartRate, minimumSD: minimumSD)
     }
 }

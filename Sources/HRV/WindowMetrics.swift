@@ -2,8 +2,6 @@
 /// (metrics, shares) is computed on demand, so a consumer that reads one window in a hundred pays
 /// for one in a hundred.
 public struct WindowMetrics: Equatable, Sendable {
-    /// Configured length in seconds.
-    public var length: Double
     /// Exact sums over the window's usable intervals.
     public var statistics: IntervalStatistics
     /// Of the window's usable intervals, those changed by artifact correction.

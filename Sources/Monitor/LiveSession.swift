@@ -7,15 +7,12 @@ public struct LiveSession {
     private var pipeline: HRVPipeline
     /// A reference, so the pipeline's update closures can reach it while the pipeline mutates.
     private let observer: Observer
-    public private(set) var beatsReceived = 0
     public private(set) var malformedPackets = 0
 
     public init(pipeline: HRVPipeline.Configuration, judge: BeatJudge) {
         self.pipeline = HRVPipeline(configuration: pipeline)
         observer = Observer(judge: judge)
     }
-
-    public var judge: BeatJudge { observer.judge }
 
     /// One notification, received at `time` (Unix seconds).
     public mutating func receive(_ bytes: [UInt8], at time: Double, emit: (LiveEvent) -> Void) {
@@ -34,17 +31,16 @@ public struct LiveSession {
         var remaining = measurement.rrIntervals.reduce(0.0) { $0 + RRTicks.milliseconds($1) / 1000 }
         for ticks in measurement.rrIntervals {
             remaining -= RRTicks.milliseconds(ticks) / 1000
-            beatsReceived += 1
             emit(.beat(ReceivedBeat(
                 time: time - remaining, ticks: ticks, heartRate: measurement.heartRate,
                 sensorContact: measurement.sensorContact, energyExpended: measurement.energyExpended,
-                sequence: beatsReceived)))
+                sequence: pipeline.recording.rawBeats + 1)))
             pipeline.append(RRInterval(ticks: ticks)) { observer.observe($0, emit: emit) }
         }
-        guard !measurement.rrIntervals.isEmpty, let latest = observer.latest, let assessment = observer.latestAssessment else { return }
+        guard !measurement.rrIntervals.isEmpty, let (latest, assessment) = observer.latest else { return }
         emit(.metrics(MetricsReport(
             time: time, sessionSeconds: latest.beat.seconds, rmssdWindow: latest.rmssdWindow,
-            sdnnWindow: latest.sdnnWindow, assessment: assessment, judgedBeats: observer.judgedBeats)))
+            sdnnWindow: latest.sdnnWindow, assessment: assessment, judgedBeats: pipeline.recording.beats)))
     }
 
     /// The link dropped: beats before and after are not neighbours.
@@ -63,7 +59,6 @@ public struct LiveSession {
     }
 
     public var recording: RecordingTotals { pipeline.recording }
-    public var detections: ArtifactCounts { pipeline.detections }
 
 }
 
@@ -71,9 +66,7 @@ public struct LiveSession {
 private final class Observer {
     var judge: BeatJudge
     var contact = true
-    var judgedBeats = 0
-    var latest: HRVUpdate?
-    var latestAssessment: StressAssessment?
+    var latest: (update: HRVUpdate, assessment: StressAssessment)?
 
     init(judge: BeatJudge) {
         self.judge = judge
@@ -83,9 +76,7 @@ private final class Observer {
         let ended = judge.episodes.count
         let suggested = judge.suggestions.count
         let assessment = judge.judge(update, sensorContact: contact)
-        judgedBeats += 1
-        latest = update
-        latestAssessment = assessment
+        latest = (update, assessment)
         for episode in judge.episodes[ended...] { emit(.episode(episode)) }
         for suggestion in judge.suggestions[suggested...] { emit(.suggestion(suggestion)) }
     }

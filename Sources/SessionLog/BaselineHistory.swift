@@ -33,11 +33,7 @@ public struct BaselineHistory: Codable, Equatable, Sendable {
     public func baseline(days: Int, minimumDays: Int, minimumSD: Double, today: String) -> Baseline? {
         let values = daily(days: days, today: today)
         guard values.count >= max(minimumDays, 2) else { return nil }
-        let n = Double(values.count)
-        let mean = values.reduce(0) { $0 + $1.lnRMSSD } / n
-        let variance = values.reduce(0) { $0 + ($1.lnRMSSD - mean) * ($1.lnRMSSD - mean) } / (n - 1)
         return Baseline(
-            source: .personal, restingHR: values.reduce(0) { $0 + $1.restingHR } / n,
-            lnRMSSDMean: mean, lnRMSSDSD: max(variance.squareRoot(), minimumSD), samples: values.count)
+            source: .personal, lnRMSSD: values.map(\.lnRMSSD), restingHR: values.map(\.restingHR), minimumSD: minimumSD)
     }
 }

@@ -73,11 +73,7 @@ struct AnalysisSummary {
         object.add("activity_windows", episodes.filter { $0.kind == .activity }.map(Self.episodeObject))
         object.add("suggestions", suggestions.map { suggestion in
             var item = JSONObject()
-            item.add("t_s", suggestion.time)
-            item.add("reason", suggestion.reason)
-            item.add("pattern", suggestion.pattern.name)
-            item.add("minutes", suggestion.minutes)
-            item.add("tip", suggestion.tip)
+            item.addFields(of: suggestion, timeKey: "t_s")
             return item
         })
         object.add("exercises", effects.map { effect in
@@ -110,9 +106,7 @@ struct AnalysisSummary {
 
     private static func episodeObject(_ episode: StressEpisode) -> JSONObject {
         var object = JSONObject()
-        object.add("start_s", episode.start)
-        object.add("end_s", episode.end)
-        object.add("peak_level", episode.peakLevel)
+        object.addFields(of: episode)
         return object
     }
 

@@ -33,8 +33,7 @@ struct BaselineCommand: ParsableCommand {
             let today = DataDirectory.today
             let days = Int(settings.days)
             let daily = history.daily(days: days, today: today)
-            let baseline = history.baseline(
-                days: days, minimumDays: Int(settings.minimumDays), minimumSD: loaded.stress.minimumSD, today: today)
+            let baseline = DataDirectory.personalBaseline(loaded, history: history)
             var output = FileStream.standardOutput
             if format == .json {
                 var object = JSONObject()

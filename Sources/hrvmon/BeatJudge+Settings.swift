@@ -1,5 +1,4 @@
 import HRV
-import SessionLog
 import Settings
 
 extension BeatJudge {
@@ -17,16 +16,5 @@ extension BeatJudge {
                 pattern: pattern, minutes: settings.breathing.minutes, cooldown: settings.breathing.cooldown,
                 extraTips: settings.breathing.tips),
             effects: effects)
-    }
-}
-
-extension DataDirectory {
-    /// The personal resting baseline, when the history holds enough days.
-    static func personalBaseline(_ settings: Settings) throws -> Baseline? {
-        let history: BaselineHistory
-        do { history = try loadHistory() } catch { throw badInput(error) }
-        return history.baseline(
-            days: Int(settings.baseline.days), minimumDays: Int(settings.baseline.minimumDays),
-            minimumSD: settings.stress.minimumSD, today: today)
     }
 }

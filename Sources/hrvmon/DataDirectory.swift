@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
+import HRV
 import SessionLog
+import Settings
 
 /// Where hrvmon keeps the user's data: `$XDG_DATA_HOME/hrvmon` (`~/.local/share/hrvmon`), a 0700
 /// directory of 0600 files.
@@ -23,6 +25,19 @@ enum DataDirectory {
         } catch {
             throw Failure(path: file, reason: "not a readable baseline history (\(error)); move it away or run `hrvmon baseline reset`")
         }
+    }
+
+    /// The personal resting baseline, when the history holds enough days.
+    static func personalBaseline(_ settings: Settings) throws -> Baseline? {
+        let history: BaselineHistory
+        do { history = try loadHistory() } catch { throw badInput(error) }
+        return personalBaseline(settings, history: history)
+    }
+
+    static func personalBaseline(_ settings: Settings, history: BaselineHistory) -> Baseline? {
+        history.baseline(
+            days: Int(settings.baseline.days), minimumDays: Int(settings.baseline.minimumDays),
+            minimumSD: settings.stress.minimumSD, today: today)
     }
 
     static func save(_ history: BaselineHistory) throws(Failure) {

@@ -30,6 +30,13 @@ struct FileStream {
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Flushes, optionally syncs to the disk, and closes the descriptor.
+    mutating func close(sync: Bool = false) {
+        flush()
+        if sync { fsync(descriptor) }
+        Glibc.close(descriptor)
+    }
+
     /// One message to stderr, written at once.
     static func printError(_ text: String) {
         var stream = FileStream(descriptor: STDERR_FILENO)

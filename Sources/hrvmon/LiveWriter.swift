@@ -20,6 +20,8 @@ struct LiveWriter {
     mutating func write(_ event: LiveEvent) {
         switch event {
         case .beat(let beat):
+            // A beat has no text line: with text on stdout and no session file, nothing to write.
+            guard wantsJSON else { return }
             var object = line("rr", beat.time)
             object.add("rr_1024", Int(beat.ticks))
             object.add("rr_ms", RRTicks.milliseconds(beat.ticks))
@@ -46,7 +48,7 @@ struct LiveWriter {
             object.add("calibrating", report.assessment.isCalibrating)
             object.add("beats", report.judgedBeats)
             let state = report.assessment.isCalibrating ? "calibrating" : report.assessment.state.rawValue
-            emit(object, text: "HR \(number(metrics?.meanHR, 0)) bpm  RMSSD \(number(metrics?.rmssd, 1)) ms  SDNN \(number(report.sdnnWindow.metrics?.sdnn, 1)) ms  \(state)\(report.assessment.level.map { "  level \(Int($0.rounded()))" } ?? "")")
+            emit(object, text: "HR \(Self.number(metrics?.meanHR, 0)) bpm  RMSSD \(Self.number(metrics?.rmssd, 1)) ms  SDNN \(Self.number(report.sdnnWindow.metrics?.sdnn, 1)) ms  \(state)\(report.assessment.level.map { "  level \(Int($0.rounded()))" } ?? "")")
         case .malformed(let packet):
             var object = line("error", packet.time)
             object.add("error", packet.error.description)
@@ -54,18 +56,12 @@ struct LiveWriter {
             object.add("count", packet.count)
             emit(object, text: "malformed notification (\(packet.count) so far): \(packet.error)")
         case .episode(let episode):
-            var object = line(episode.kind == .stress ? "stress" : "activity", nil)
-            object.add("start_s", episode.start)
-            object.add("end_s", episode.end)
-            object.add("peak_level", episode.peakLevel)
+            var object = line(episode.kind.rawValue, nil)
+            object.addFields(of: episode)
             emit(object, text: "\(episode.kind.rawValue) from \(Formatting.clock(episode.start)) to \(Formatting.clock(episode.end))")
         case .suggestion(let suggestion):
             var object = line("suggestion", nil)
-            object.add("session_s", suggestion.time)
-            object.add("reason", suggestion.reason)
-            object.add("pattern", suggestion.pattern.name)
-            object.add("minutes", suggestion.minutes)
-            object.add("tip", suggestion.tip)
+            object.addFields(of: suggestion, timeKey: "session_s")
             emit(object, text: "\(suggestion.reason): try \(Formatting.fixed(suggestion.minutes, digits: 0)) min of \(suggestion.pattern.name) breathing (`hrvmon breathe`). \(suggestion.tip)")
         }
     }
@@ -86,15 +82,10 @@ struct LiveWriter {
         emit(object, text: "sensor \(device.displayName) (\(device.address))")
     }
 
-    mutating func sensorDetail(_ key: String, _ value: String, text: String) {
+    /// One more fact about the sensor (location, battery), added by `fields`.
+    mutating func sensorDetail(text: String, _ fields: (inout JSONObject) -> Void) {
         var object = line("sensor", WallClock.now())
-        object.add(key, value)
-        emit(object, text: text)
-    }
-
-    mutating func sensorDetail(_ key: String, _ value: Int, text: String) {
-        var object = line("sensor", WallClock.now())
-        object.add(key, value)
+        fields(&object)
         emit(object, text: text)
     }
 
@@ -106,7 +97,7 @@ struct LiveWriter {
 
     mutating func summary(_ session: LiveSession, seconds: Double) {
         var object = line("summary", WallClock.now())
-        object.add("beats", session.beatsReceived)
+        object.add("beats", session.recording.rawBeats)
         object.add("malformed", session.malformedPackets)
         object.add("duration_s", seconds)
         if let metrics = session.recording.metrics {
@@ -114,17 +105,13 @@ struct LiveWriter {
             object.add("sdnn_ms", metrics.sdnn)
             object.add("hr_bpm", metrics.meanHR)
         }
-        emit(object, text: "\(Formatting.count(session.beatsReceived, "beat")), \(Formatting.count(session.malformedPackets, "malformed notification")) in \(Formatting.duration(seconds))")
+        emit(object, text: "\(Formatting.count(session.recording.rawBeats, "beat")), \(Formatting.count(session.malformedPackets, "malformed notification")) in \(Formatting.duration(seconds))")
     }
 
     /// Flushes the session file to the disk.
     mutating func close() {
         output.flush()
-        if let descriptor = log?.descriptor {
-            log?.flush()
-            fsync(descriptor)
-            Glibc.close(descriptor)
-        }
+        log?.close(sync: true)
         log = nil
     }
 
@@ -135,22 +122,23 @@ struct LiveWriter {
         return object
     }
 
-    private mutating func emit(_ object: JSONObject, text: String?) {
-        let json = object.serialized + "\n"
-        if log != nil {
-            log?.write(json)
-            log?.flush()
+    private var wantsJSON: Bool { format == .jsonl || log != nil }
+
+    /// Writes the line where it goes; the text is only built for text output.
+    private mutating func emit(_ object: JSONObject, text: @autoclosure () -> String?) {
+        if wantsJSON {
+            let json = object.serialized + "\n"
+            if log != nil {
+                log?.write(json)
+                log?.flush()
+            }
+            if format == .jsonl { output.write(json) }
         }
-        switch format {
-        case .jsonl: output.write(json)
-        case .text:
-            guard let text else { return }
-            output.write(WallClock.timeOfDay() + "  " + text + "\n")
-        }
+        if format == .text, let text = text() { output.write(WallClock.timeOfDay() + "  " + text + "\n") }
         output.flush()
     }
 
-    private func number(_ value: Double?, _ digits: Int) -> String {
+    private static func number(_ value: Double?, _ digits: Int) -> String {
         value.map { Formatting.fixed($0, digits: digits) } ?? "–"
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueZ
+import Foundation
 import DBus
 import Glibc
 import HRV
@@ -46,7 +47,7 @@ struct Monitor: ParsableCommand {
 
     func run() throws {
         let settings = try config.load()
-        let logFile = try log.map(Self.createLog)
+        let logFile = try log.map { try OutputFile.create($0, appending: true, mode: 0o600) }
         let bus = try SystemBus()
         let query = try device ?? DataDirectory.lastSensor() ?? chooseByScanning(bus)
 
@@ -82,9 +83,9 @@ struct Monitor: ParsableCommand {
                 writer.sensor(device)
             case .bodySensorLocation(let byte):
                 let location = (try? BodySensorLocation(parsing: [byte]))?.description ?? "reserved value \(byte)"
-                writer.sensorDetail("body_sensor_location", location, text: "worn on the \(location)")
+                writer.sensorDetail(text: "worn on the \(location)") { $0.add("body_sensor_location", location) }
             case .batteryLevel(let percent):
-                writer.sensorDetail("battery_pct", percent, text: "battery \(percent) %")
+                writer.sensorDetail(text: "battery \(percent) %") { $0.add("battery_pct", percent) }
             case .notice(let message):
                 writer.notice(message)
             }
@@ -107,58 +108,30 @@ struct Monitor: ParsableCommand {
     /// Scans, then: the only sensor found; a choice on a terminal; the list and exit 2 otherwise.
     private func chooseByScanning(_ bus: SystemBus) throws -> String {
         FileStream.printError("no sensor given or remembered: scanning for \(Formatting.fixed(scanTimeout, digits: 0)) s…")
-        var outcome: SensorScan.Outcome?
-        let scan = SensorScan(client: bus.client, loop: bus.loop, adapter: adapter, timeout: scanTimeout)
-        scan.run { result in
-            outcome = result
-            bus.loop.stop()
-        }
-        withExtendedLifetime(scan) { bus.run() }
-        switch outcome {
-        case .failed(let status):
-            FileStream.printError("hrvmon: \(status.detail)")
+        guard let (adapter, sensors) = try bus.scan(adapter: adapter, timeout: scanTimeout) else { throw ExitCode(0) }
+        let seen = sensors.filter { $0.rssi != nil }
+        let candidates = seen.isEmpty ? sensors : seen
+        switch candidates.count {
+        case 0:
+            FileStream.printError(Scan.table(adapter, [], timeout: scanTimeout) + "or pass --device ADDRESS")
             throw ExitCode(1)
-        case nil:
-            throw ExitCode(0)
-        case .found(let adapter, let sensors):
-            let seen = sensors.filter { $0.rssi != nil }
-            let candidates = seen.isEmpty ? sensors : seen
-            switch candidates.count {
-            case 0:
-                FileStream.printError(Scan.table(adapter, [], timeout: scanTimeout) + "or pass --device ADDRESS")
-                throw ExitCode(1)
-            case 1:
-                return candidates[0].address
-            default:
-                return try ask(candidates, adapter)
-            }
+        case 1:
+            return candidates[0].address
+        default:
+            return try ask(candidates)
         }
     }
 
-    private func ask(_ sensors: [Device], _ adapter: Adapter) throws -> String {
+    private func ask(_ sensors: [Device]) throws -> String {
         let list = sensors.enumerated().map { "  \($0.offset + 1). \($0.element.displayName)  \($0.element.address)\($0.element.rssi.map { "  \($0) dBm" } ?? "")" }
             .joined(separator: "\n")
         guard isatty(STDIN_FILENO) == 1 else {
             throw badInput(ValidationError("\(sensors.count) heart-rate sensors found; choose one with --device:\n\(list)"))
         }
         FileStream.printError("\(sensors.count) heart-rate sensors found:\n\(list)\nwhich one? [1-\(sensors.count)] ")
-        guard let answer = readLine(), let choice = Int(answer.trimmingCharacters), sensors.indices.contains(choice - 1) else {
+        guard let answer = readLine(), let choice = Int(answer.trimmingCharacters(in: .whitespaces)), sensors.indices.contains(choice - 1) else {
             throw badInput(ValidationError("no sensor chosen; pass --device ADDRESS"))
         }
         return sensors[choice - 1].address
-    }
-
-    private static func createLog(_ path: String) throws -> FileStream {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw badInput(InputFile.OpenError(path: path, reason: String(cString: strerror(errno)), action: "create"))
-        }
-        return FileStream(descriptor: descriptor)
-    }
-}
-
-extension String {
-    fileprivate var trimmingCharacters: String {
-        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
     }
 }

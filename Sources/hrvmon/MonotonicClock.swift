@@ -1,3 +1,4 @@
+import DBus
 import Glibc
 
 /// Seconds on the monotonic clock, optionally running faster than real time (`--speed`).
@@ -7,11 +8,11 @@ struct MonotonicClock {
 
     init(speed: Double = 1) {
         self.speed = speed
-        origin = Self.now()
+        origin = EventLoop.now()
     }
 
     /// Seconds since creation, scaled by `speed`.
-    var elapsed: Double { (Self.now() - origin) * speed }
+    var elapsed: Double { (EventLoop.now() - origin) * speed }
 
     /// Sleeps until `elapsed` reaches `target` (in scaled seconds).
     func sleep(until target: Double) {
@@ -20,11 +21,5 @@ struct MonotonicClock {
         var request = timespec(tv_sec: Int(remaining), tv_nsec: Int((remaining - remaining.rounded(.down)) * 1e9))
         var left = timespec()
         while nanosleep(&request, &left) == -1 && errno == EINTR && !Interruption.requested { request = left }
-    }
-
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

@@ -19,25 +19,12 @@ struct Scan: ParsableCommand {
     }
 
     func run() throws {
-        let bus = try SystemBus()
-        var outcome: SensorScan.Outcome?
-        let scan = SensorScan(client: bus.client, loop: bus.loop, adapter: adapter, timeout: timeout)
-        scan.run { result in
-            outcome = result
-            bus.loop.stop()
+        guard let (adapter, sensors) = try SystemBus().scan(adapter: adapter, timeout: timeout) else {
+            return FileStream.printError("hrvmon: scan interrupted")
         }
-        withExtendedLifetime(scan) { bus.run() }
-        switch outcome {
-        case .found(let adapter, let sensors):
-            var output = FileStream.standardOutput
-            output.write(format == .json ? Self.json(adapter, sensors) : Self.table(adapter, sensors, timeout: timeout))
-            output.flush()
-        case .failed(let status):
-            FileStream.printError("hrvmon: \(status.detail)")
-            throw ExitCode(1)
-        case nil:
-            FileStream.printError("hrvmon: scan interrupted")
-        }
+        var output = FileStream.standardOutput
+        output.write(format == .json ? Self.json(adapter, sensors) : Self.table(adapter, sensors, timeout: timeout))
+        output.flush()
     }
 
     static func table(_ adapter: Adapter, _ sensors: [Device], timeout: Double) -> String {

@@ -46,8 +46,7 @@ struct Simulate: ParsableCommand {
         if let truth {
             var file = try OutputFile.create(truth)
             file.write(Self.truthJSON(groundTruth, scenario: scenario, seed: seed).serialized + "\n")
-            file.flush()
-            close(file.descriptor)
+            file.close()
         }
         var output = FileStream.standardOutput
         switch format {

@@ -32,4 +32,26 @@ final class SystemBus {
 
     /// Runs the loop until something stops it.
     func run() { loop.run() }
+
+    /// Scans to the end and returns what was seen; nil when interrupted. A scan that cannot run
+    /// (no bluetoothd, no adapter, adapter off) is explained on stderr with exit status 1.
+    func scan(adapter: String?, timeout: Double) throws -> (adapter: Adapter, sensors: [Device])? {
+        var outcome: SensorScan.Outcome?
+        let scan = SensorScan(client: client, loop: loop, adapter: adapter, timeout: timeout)
+        let loop = loop
+        scan.run { result in
+            outcome = result
+            loop.stop()
+        }
+        withExtendedLifetime(scan) { run() }
+        switch outcome {
+        case .found(let adapter, let sensors):
+            return (adapter, sensors)
+        case .failed(let status):
+            FileStream.printError("hrvmon: \(status.detail)")
+            throw ExitCode(1)
+        case nil:
+            return nil
+        }
+    }
 }

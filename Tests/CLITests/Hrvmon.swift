@@ -42,8 +42,13 @@ enum Hrvmon {
             errorData = errors.fileHandleForReading.readDataToEndOfFile()
             drained.signal()
         }
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
+        // Fed from another thread too, so a command that writes before it has read everything
+        // cannot deadlock against us.
+        let writer = input.fileHandleForWriting
+        DispatchQueue.global().async {
+            if let stdin { writer.write(Data(stdin.utf8)) }
+            try? writer.close()
+        }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         drained.wait()
         process.waitUntilExit()

@@ -166,24 +166,11 @@ final class FakeBluetooth: @unchecked Sendable {
                 throw Failure(description: "fake bluetoothd is not running; command '\(line)'\n\(fakeLog)")
             }
             try Self.send(line + "\n", to: input.fileDescriptor)
-            let deadline = Date().addingTimeInterval(timeout)
-            while true {
-                switch output.readLine(before: min(deadline, Date().addingTimeInterval(0.2))) {
-                case .line(let reply):
-                    guard let object = (try? JSONSerialization.jsonObject(with: Data(reply.utf8))) as? [String: Any]
-                    else { throw Failure(description: "fake bluetoothd answered '\(line)' with '\(reply)'") }
-                    return object
-                case .end:
-                    throw Failure(description: "fake bluetoothd closed its output on '\(line)'\n\(fakeLog)")
-                case .timeout:
-                    if !fake.isRunning {
-                        throw Failure(description: "fake bluetoothd exited on '\(line)'\n\(fakeLog)")
-                    }
-                    if Date() >= deadline {
-                        throw Failure(description: "no answer to '\(line)' within \(timeout) s\n\(fakeLog)")
-                    }
-                }
-            }
+            let reply = try Self.nextLine(
+                output, of: fake, before: Date().addingTimeInterval(timeout), "fake bluetoothd on '\(line)'", log: fakeLog)
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(reply.utf8))) as? [String: Any]
+            else { throw Failure(description: "fake bluetoothd answered '\(line)' with '\(reply)'") }
+            return object
         }
     }
 
@@ -200,8 +187,7 @@ final class FakeBluetooth: @unchecked Sendable {
     /// One Heart Rate Measurement notification; returns how many subscribers got it.
     @discardableResult
     func notify(_ bytes: [UInt8], device: String = FakeBluetooth.polar) throws -> Int {
-        let hex = bytes.isEmpty ? "-" : bytes.map { String(format: "%02x", $0) }.joined()
-        return try run("notify \(device) \(hex)")["delivered"] as? Int ?? 0
+        try run("notify \(device) \(Packet.hex(bytes))")["delivered"] as? Int ?? 0
     }
 
     func drop(_ device: String = FakeBluetooth.polar) throws { try run("drop \(device)") }
@@ -258,70 +244,64 @@ final class FakeBluetooth: @unchecked Sendable {
             read _ignored
             kill -9 $! 2>/dev/null
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, "sh", conf, "unix:path=\(temporaryDirectory)/system_bus_socket"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = try Self.logHandle(busLogPath)
-        try process.run()
+        let (process, input, reader) = try Self.spawn(
+            "/bin/sh", ["-c", script, "sh", conf, "unix:path=\(temporaryDirectory)/system_bus_socket"], log: busLogPath)
         bus = process
-        busInput = input.fileHandleForWriting
-        let reader = LineReader(output.fileHandleForReading)
+        busInput = input
         busOutput = reader
         let deadline = Date().addingTimeInterval(timeout)
         while address.isEmpty || busPID == 0 {
-            switch reader.readLine(before: min(deadline, Date().addingTimeInterval(0.2))) {
-            case .line(let line):
-                if line.hasPrefix("pid "), let pid = pid_t(line.dropFirst(4)) { busPID = pid }
-                if line.hasPrefix("unix:") { address = line }
-            case .end:
-                throw Failure(description: "dbus-daemon did not start\n\(busLog)")
-            case .timeout:
-                if Date() >= deadline || !process.isRunning {
-                    throw Failure(description: "dbus-daemon printed no address within \(timeout) s\n\(busLog)")
-                }
-            }
+            let line = try Self.nextLine(reader, of: process, before: deadline, "dbus-daemon starting", log: busLog)
+            if line.hasPrefix("pid "), let pid = pid_t(line.dropFirst(4)) { busPID = pid }
+            if line.hasPrefix("unix:") { address = line }
         }
     }
 
     func startFake() throws {
         let script = Self.directory.appendingPathComponent("fake_bluetoothd.py").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.python)
-        process.arguments = [script, "--bus", address, "--config", configPath]
         var environment = ProcessInfo.processInfo.environment
         for key in ["PYTHONHOME", "PYTHONPATH", "PYTHONSTARTUP"] { environment[key] = nil }
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
-        process.environment = environment
+        let (process, input, reader) = try Self.spawn(
+            Self.python, [script, "--bus", address, "--config", configPath], environment: environment, log: fakeLogPath)
+        fake = process
+        fakeInput = input
+        fakeOutput = reader
+        let line = try Self.nextLine(reader, of: process, before: Date().addingTimeInterval(timeout), "fake bluetoothd starting", log: fakeLog)
+        guard line == "ready" else {
+            throw Failure(description: "fake bluetoothd printed '\(line)' instead of ready\n\(fakeLog)")
+        }
+    }
+
+    /// A child with pipes on stdin and stdout and its stderr appended to `log`.
+    private static func spawn(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, log: String
+    ) throws -> (Process, FileHandle, LineReader) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        process.standardError = try Self.logHandle(fakeLogPath)
+        process.standardError = try logHandle(log)
         try process.run()
-        fake = process
-        fakeInput = input.fileHandleForWriting
-        let reader = LineReader(output.fileHandleForReading)
-        fakeOutput = reader
-        let deadline = Date().addingTimeInterval(timeout)
+        return (process, input.fileHandleForWriting, LineReader(output.fileHandleForReading))
+    }
+
+    /// The child's next line, or a failure naming `what` once it exits, closes its output or
+    /// `deadline` passes.
+    private static func nextLine(_ reader: LineReader, of process: Process, before deadline: Date, _ what: String, log: @autoclosure () -> String) throws -> String {
         while true {
             switch reader.readLine(before: min(deadline, Date().addingTimeInterval(0.2))) {
-            case .line(let line) where line == "ready":
-                return
             case .line(let line):
-                throw Failure(description: "fake bluetoothd printed '\(line)' instead of ready\n\(fakeLog)")
+                return line
             case .end:
-                throw Failure(description: "fake bluetoothd exited before ready\n\(fakeLog)")
+                throw Failure(description: "\(what): output closed\n\(log())")
             case .timeout:
-                if !process.isRunning {
-                    throw Failure(description: "fake bluetoothd exited before ready\n\(fakeLog)")
-                }
-                if Date() >= deadline {
-                    throw Failure(description: "fake bluetoothd not ready within \(timeout) s\n\(fakeLog)")
-                }
+                if !process.isRunning { throw Failure(description: "\(what): exited\n\(log())") }
+                if Date() >= deadline { throw Failure(description: "\(what): nothing within the deadline\n\(log())") }
             }
         }
     }
