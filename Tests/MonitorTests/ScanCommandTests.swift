@@ -64,4 +64,28 @@ import Testing
         #expect(monitor.stderr.contains("1. Polar H10 A1B2C3D4  A0:9E:1A:00:00:01  -58 dBm"))
         #expect(monitor.stderr.contains("2. TICKR 1A2B  C8:4A:2B:00:00:02  -75 dBm"))
     }
+
+    /// --device by part of the name, --duration ending the run by itself, the sensor remembered
+    /// for the next run (no scan), and --adapter naming one that does not exist.
+    @Test func nameDurationRememberedSensorAndAdapter() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-data-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let environment = fake.environment.merging(["XDG_DATA_HOME": data]) { $1 }
+
+        let first = try LiveProcess(["monitor", "--device", "polar h10", "--duration", "2", "--format", "jsonl"], environment: environment)
+        #expect(first.waitForExit(timeout: 15) == 0, "\(first.stderr)")
+        #expect(first.objects.contains { $0["type"] as? String == "link" && $0["state"] as? String == "connected" })
+        #expect(first.objects.last?["type"] as? String == "summary")
+
+        let second = try LiveProcess(["monitor", "--duration", "2", "--format", "jsonl"], environment: environment)
+        #expect(second.waitForExit(timeout: 15) == 0)
+        #expect(!second.stderr.contains("scanning"))
+        #expect(second.objects.contains { $0["type"] as? String == "sensor" && $0["address"] as? String == FakeBluetooth.polar })
+
+        let missing = try LiveProcess(["monitor", "--adapter", "hci1", "--device", FakeBluetooth.polar, "--duration", "1", "--format", "jsonl"], environment: environment)
+        #expect(missing.link("no_adapter")?["detail"] as? String == "no adapter hci1: `bluetoothctl list` shows the adapters there are; waiting")
+        #expect(missing.waitForExit(timeout: 15) == 0)
+    }
 }
