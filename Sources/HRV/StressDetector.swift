@@ -45,6 +45,9 @@ public struct StressDetector {
 
     public let configuration: Configuration
     public private(set) var baseline: Baseline?
+    /// What the session's first `calibration` seconds measured, also when a personal baseline is
+    /// judged against: the day's resting values for the personal history.
+    public private(set) var sessionBaseline: Baseline?
     private var calibration = CalibrationSamples()
 
     /// Beat intervals of the last few beats, for a heart rate that follows exercise quickly.
@@ -79,11 +82,14 @@ public struct StressDetector {
         let lnRMSSD = rmssd.flatMap { $0 > 0 ? log($0) : nil }
         let heartRate = window.statistics.meanHR
 
-        guard let baseline else {
+        if sessionBaseline == nil {
             if let lnRMSSD, let heartRate { calibration.add(lnRMSSD: lnRMSSD, heartRate: heartRate, at: time) }
             if time >= configuration.calibration {
-                baseline = calibration.baseline(minimumSD: configuration.minimumSD)
+                sessionBaseline = calibration.baseline(minimumSD: configuration.minimumSD)
             }
+        }
+        guard let baseline else {
+            baseline = sessionBaseline
             return StressAssessment(state: .unknown, isCalibrating: baseline == nil)
         }
 

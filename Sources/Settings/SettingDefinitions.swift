@@ -58,6 +58,12 @@ extension SettingDefinition {
                "Seconds without a notification while connected before re-subscribing (straps notify about once a second)."),
         number("link.resolve_timeout_seconds", 5...300, \.link.resolveTimeout,
                "Seconds to wait for the sensor's services after connecting before disconnecting and retrying."),
+        number("log.sync_seconds", 0.5...60, \.log.syncSeconds,
+               "Seconds of session log kept only in the page cache at most: after writing, the file is synced to the disk within this time (and always at exit)."),
+        SettingDefinition(
+            key: "log.on_error",
+            kind: .text(allowed: "warn or stop", check: { $0 == "warn" || $0 == "stop" }, \.log.onError),
+            help: "When the session file cannot be written (disk full, unwritable path): warn and keep monitoring without it, or stop."),
         SettingDefinition(key: "tip", kind: .list(\.breathing.tips),
                           help: "A stress-relief tip of your own, shown with suggestions besides the built-in ones."),
     ]

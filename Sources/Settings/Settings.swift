@@ -8,6 +8,18 @@ public struct Settings: Equatable, Sendable {
     public var breathing = Breathing()
     public var baseline = PersonalBaseline()
     public var link = Link()
+    public var log = Log()
+
+    /// How `monitor` keeps the session file.
+    public struct Log: Equatable, Sendable {
+        public var syncSeconds = 2.0
+        /// warn or stop.
+        public var onError = "warn"
+
+        public var stopsOnError: Bool { onError == "stop" }
+
+        public init() {}
+    }
 
     /// How `monitor` keeps the sensor connected.
     public struct Link: Equatable, Sendable {

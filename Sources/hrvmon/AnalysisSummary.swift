@@ -78,15 +78,7 @@ struct AnalysisSummary {
         })
         object.add("exercises", effects.map { effect in
             var item = JSONObject()
-            item.add("start_s", effect.start)
-            item.add("end_s", effect.end)
-            for (name, statistics) in [("before", effect.before), ("during", effect.during), ("after", effect.after)] {
-                var span = JSONObject()
-                span.add("rmssd_ms", statistics.rmssd)
-                span.add("hr_bpm", statistics.meanHR)
-                span.add("beats", statistics.count)
-                item.add(name, span)
-            }
+            item.addFields(of: effect)
             return item
         })
         return object

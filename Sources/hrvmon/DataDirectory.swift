@@ -63,21 +63,24 @@ enum DataDirectory {
 
     /// Writes atomically (temporary file, then rename) so a crash never leaves half a file.
     static func write(_ data: Data, to file: String) throws(Failure) {
-        let directory = path
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            // Parents first (~/.local/share may not exist yet), each private to the user.
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw Failure(path: directory, reason: "cannot create the data directory: \(error.localizedDescription)")
-            }
-        }
+        try makePrivateDirectory(path)
         let temporary = file + ".tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
             throw Failure(path: temporary, reason: String(cString: strerror(errno)))
         }
         guard rename(temporary, file) == 0 else {
             throw Failure(path: file, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Creates `directory` 0700 if missing, with any missing parents (~/.local/share may not
+    /// exist yet), each private to the user.
+    static func makePrivateDirectory(_ directory: String) throws(Failure) {
+        guard mkdir(directory, 0o700) != 0 && errno != EEXIST else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw Failure(path: directory, reason: "cannot create the directory: \(error.localizedDescription)")
         }
     }
 
@@ -88,12 +91,5 @@ enum DataDirectory {
     }
 
     /// Today's date in local time, `YYYY-MM-DD`.
-    static var today: String {
-        var now = time(nil)
-        var parts = tm()
-        localtime_r(&now, &parts)
-        let month = Int(parts.tm_mon) + 1
-        let day = Int(parts.tm_mday)
-        return "\(Int(parts.tm_year) + 1900)-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)"
-    }
+    static var today: String { WallClock.day(WallClock.now()) }
 }

@@ -16,4 +16,17 @@ extension JSONObject {
         add("minutes", suggestion.minutes)
         add("tip", suggestion.tip)
     }
+
+    /// The minute before, the exercise and the two minutes after.
+    mutating func addFields(of effect: ExerciseEffect) {
+        add("start_s", effect.start)
+        add("end_s", effect.end)
+        for (name, statistics) in [("before", effect.before), ("during", effect.during), ("after", effect.after)] {
+            var span = JSONObject()
+            span.add("rmssd_ms", statistics.rmssd)
+            span.add("hr_bpm", statistics.meanHR)
+            span.add("beats", statistics.count)
+            add(name, span)
+        }
+    }
 }

@@ -1,11 +1,11 @@
 import ArgumentParser
 import BlueZ
-import Foundation
 import DBus
 import Glibc
 import HRV
 import HeartRateProtocol
 import Monitor
+import SessionLog
 import Settings
 
 struct Monitor: ParsableCommand {
@@ -26,8 +26,7 @@ struct Monitor: ParsableCommand {
     @Option(help: "text or jsonl (one JSON object per line; see README).")
     var format: MonitorFormat = .text
 
-    @Option(help: "Write the session as JSON Lines to this file (created 0600).")
-    var log: String?
+    @OptionGroup var sessionFile: SessionFileOptions
 
     @Option(help: "Stop after this many seconds.")
     var duration: Double?
@@ -47,7 +46,7 @@ struct Monitor: ParsableCommand {
 
     func run() throws {
         let settings = try config.load()
-        let logFile = try log.map { try OutputFile.create($0, appending: true, mode: 0o600) }
+        let baseline = try DataDirectory.personalBaseline(settings)
         let bus = try SystemBus()
         let query = try device ?? DataDirectory.lastSensor() ?? chooseByScanning(bus)
 
@@ -59,50 +58,67 @@ struct Monitor: ParsableCommand {
         linkConfiguration.watchdog = settings.link.watchdog
         linkConfiguration.resolveTimeout = settings.link.resolveTimeout
         let link = HeartRateLink(client: bus.client, loop: bus.loop, configuration: linkConfiguration)
+        let stop = { link.stop { bus.loop.stop() } }
 
-        var session = LiveSession(pipeline: settings.pipeline, judge: try BeatJudge(settings: settings, baseline: try DataDirectory.personalBaseline(settings)))
-        var writer = LiveWriter(format: format, log: logFile)
+        let run = SessionRun(
+            session: LiveSession(pipeline: settings.pipeline, judge: try BeatJudge(settings: settings, baseline: baseline)),
+            outputs: [LiveWriter(format: format)])
+        let start = WallClock.now()
         let started = EventLoop.now()
+        let header = SessionHeader(
+            id: WallClock.compact(start), start: start, startLocal: WallClock.iso8601(start), source: "live",
+            deviceAddress: query.isBluetoothAddress ? query.uppercased() : nil, baseline: baseline, settings: settings)
+        let recorder = try run.recordToFile(sessionFile, defaultLocation: true, header: header, settings: settings, loop: bus.loop, stop: stop)
+        let notes = run.takeNotes(loop: bus.loop, clock: WallClock.now)
         var rememberedAddress: String?
         var sensor: Device?
 
         link.onEvent = { event in
+            let now = WallClock.now()
             switch event {
             case .notification(let bytes):
-                session.receive(bytes, at: WallClock.now()) { writer.write($0) }
+                run.receive(bytes, at: now)
             case .gap:
-                session.breakContinuity { writer.write($0) }
+                run.breakContinuity(at: now)
             case .status(let status):
-                writer.link(status)
+                run.report(.link(status), at: now)
                 if status.state == .connected, let sensor, rememberedAddress != sensor.address {
                     rememberedAddress = sensor.address
-                    do { try DataDirectory.rememberSensor(sensor.address) } catch { writer.notice("cannot remember the sensor: \(error)") }
+                    do { try DataDirectory.rememberSensor(sensor.address) } catch { run.report(.notice("cannot remember the sensor: \(error)"), at: now) }
                 }
             case .device(let device):
                 sensor = device
-                writer.sensor(device)
+                run.report(.sensor(.identity(name: device.name, address: device.address)), at: now)
             case .bodySensorLocation(let byte):
                 let location = (try? BodySensorLocation(parsing: [byte]))?.description ?? "reserved value \(byte)"
-                writer.sensorDetail(text: "worn on the \(location)") { $0.add("body_sensor_location", location) }
+                run.report(.sensor(.bodySensorLocation(location)), at: now)
             case .batteryLevel(let percent):
-                writer.sensorDetail(text: "battery \(percent) %") { $0.add("battery_pct", percent) }
+                run.report(.sensor(.batteryLevel(percent)), at: now)
             case .notice(let message):
-                writer.notice(message)
+                run.report(.notice(message), at: now)
             }
         }
-        let stop = { link.stop { bus.loop.stop() } }
         bus.connection.onDisconnect = {
-            writer.notice("the system D-Bus went away; stopping")
+            run.report(.notice("the system D-Bus went away; stopping"), at: WallClock.now())
             bus.loop.stop()
         }
         if let duration { bus.loop.schedule(after: duration, stop) }
         bus.onInterrupt = stop
         link.start()
-        bus.run()
+        withExtendedLifetime(notes) { bus.run() }
 
-        session.finish { writer.write($0) }
-        writer.summary(session, seconds: EventLoop.now() - started)
-        writer.close()
+        run.finish(at: WallClock.now(), seconds: EventLoop.now() - started)
+        if let recorder, !recorder.failed, let measured = run.session.judge.detector.sessionBaseline {
+            do {
+                var history = try DataDirectory.loadHistory()
+                history.record(RestingMeasurement(
+                    day: WallClock.day(start), lnRMSSD: measured.lnRMSSDMean, restingHR: measured.restingHR,
+                    source: SessionStore.id(of: recorder.path)))
+                try DataDirectory.save(history)
+            } catch {
+                FileStream.printError("hrvmon: cannot add this session's resting values to the personal baseline: \(error)")
+            }
+        }
     }
 
     /// Scans, then: the only sensor found; a choice on a terminal; the list and exit 2 otherwise.
@@ -133,5 +149,13 @@ struct Monitor: ParsableCommand {
             throw badInput(ValidationError("no sensor chosen; pass --device ADDRESS"))
         }
         return sensors[choice - 1].address
+    }
+}
+
+extension String {
+    /// `AA:BB:CC:DD:EE:FF`.
+    fileprivate var isBluetoothAddress: Bool {
+        let parts = split(separator: ":", omittingEmptySubsequences: false)
+        return parts.count == 6 && parts.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
     }
 }

@@ -1,0 +1,93 @@
+import DBus
+import Glibc
+
+/// Where `hrvmon note "text"` reaches the running session: a Unix datagram socket in
+/// `$XDG_RUNTIME_DIR/hrvmon` (else the data directory), private to the user. The session writes
+/// the note into its file itself, so the file keeps one writer and its order.
+final class NoteInbox {
+    static var path: String {
+        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
+        let directory = runtime.map { $0.hasPrefix("/") ? $0 + "/hrvmon" : nil } ?? nil
+        return (directory ?? DataDirectory.path) + "/notes.sock"
+    }
+
+    /// Longest note accepted, in bytes.
+    static let limit = 4096
+
+    private let descriptor: Int32
+    private let boundPath: String
+    private var source: EventLoop.Source?
+
+    /// Listens on `path`; throws when another session listens already or the socket cannot be made.
+    init(loop: EventLoop, onNote: @escaping (String) -> Void) throws(DataDirectory.Failure) {
+        let path = Self.path
+        guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
+            throw DataDirectory.Failure(path: path, reason: "too long for a socket path; set XDG_RUNTIME_DIR to a shorter directory")
+        }
+        try DataDirectory.makePrivateDirectory(path.deletingLastComponent)
+        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard descriptor >= 0 else { throw DataDirectory.Failure(path: path, reason: String(cString: strerror(errno))) }
+        if Self.withAddress(path, { bind(descriptor, $0, $1) }) != 0 {
+            let reason = errno
+            // A socket left by a session that died can be taken over; a live one cannot.
+            guard reason == EADDRINUSE, Self.send(Array(), to: path) == ECONNREFUSED, unlink(path) == 0,
+                Self.withAddress(path, { bind(descriptor, $0, $1) }) == 0
+            else {
+                close(descriptor)
+                throw DataDirectory.Failure(
+                    path: path, reason: reason == EADDRINUSE ? "another hrvmon session takes notes already" : String(cString: strerror(reason)))
+            }
+        }
+        chmod(path, 0o600)
+        self.descriptor = descriptor
+        boundPath = path
+        source = loop.watch(descriptor) { _ in
+            var buffer = [UInt8](repeating: 0, count: Self.limit + 1)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                guard count >= 0 else { break }
+                // Empty datagrams are liveness probes from a session starting up.
+                guard count > 0 else { continue }
+                let text = String(decoding: buffer[0..<min(count, Self.limit)], as: UTF8.self)
+                onNote(text)
+            }
+        }
+    }
+
+    deinit {
+        source?.cancel()
+        close(descriptor)
+        unlink(boundPath)
+    }
+
+    /// Sends a note to the running session; 0, or the errno (ENOENT, ECONNREFUSED: none runs).
+    static func send(_ bytes: [UInt8], to path: String = path) -> Int32 {
+        let sender = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard sender >= 0 else { return errno }
+        defer { close(sender) }
+        let sent = withAddress(path) { address, length in
+            bytes.withUnsafeBytes { sendto(sender, $0.baseAddress, $0.count, 0, address, length) }
+        }
+        return sent < 0 ? errno : 0
+    }
+
+    private static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8.prefix(MemoryLayout.size(ofValue: address.sun_path) - 1))
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+    }
+}
+
+extension String {
+    /// The path without its last component.
+    fileprivate var deletingLastComponent: String {
+        guard let slash = lastIndex(of: "/") else { return "." }
+        return slash == startIndex ? "/" : String(self[..<slash])
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import DBus
+import Settings
+
+/// Where a session's file goes: `--log PATH`, `--no-log`, or (for `monitor`) the sessions directory.
+struct SessionFileOptions: ParsableArguments {
+    @Option(help: "Write the session file here instead of the sessions directory (a new or empty file; created 0600).")
+    var log: String?
+
+    @Flag(name: .customLong("no-log"), help: "Keep no session file.")
+    var noLog = false
+
+    func validate() throws {
+        if log != nil && noLog { throw ValidationError("--log and --no-log exclude each other") }
+    }
+}
+
+extension SessionRun {
+    /// Opens the session file (`defaultLocation`: in the sessions directory when no --log is
+    /// given) and records to it. A file that cannot be made is reported through `report` and,
+    /// with `log.on_error = stop`, fails the command (exit 1); otherwise the session runs without.
+    func recordToFile(
+        _ options: SessionFileOptions, defaultLocation: Bool, header: SessionHeader, settings: Settings,
+        loop: EventLoop, stop: @escaping () -> Void
+    ) throws -> SessionRecorder? {
+        guard !options.noLog, options.log != nil || defaultLocation else { return nil }
+        let file: SessionStore.OpenedFile
+        do {
+            file = try options.log.map { try SessionStore.create(explicit: $0) } ?? SessionStore.create(start: header.start)
+        } catch {
+            let message = "cannot create the session log \(error)"
+            guard !settings.log.stopsOnError else {
+                FileStream.printError("hrvmon: \(message) (log.on_error = stop)")
+                throw ExitCode(1)
+            }
+            report(.notice(message + "; monitoring goes on without it (log.on_error = warn)"), at: header.start)
+            return nil
+        }
+        var header = header
+        header.id = file.id
+        let recorder = SessionRecorder(
+            descriptor: file.descriptor, path: file.path, header: header, settings: settings.log, now: EventLoop.now,
+            schedule: { delay, action in loop.schedule(after: delay, action) })
+        recorder.onFailure = { [unowned self] message, shouldStop in
+            report(.notice(message), at: WallClock.now())
+            if shouldStop { stop() }
+        }
+        add(recorder)
+        return recorder
+    }
+
+    /// Takes notes from `hrvmon note` into the session while it runs; nil when another session
+    /// takes them (said as a notice).
+    func takeNotes(loop: EventLoop, clock: @escaping () -> Double) -> NoteInbox? {
+        do {
+            return try NoteInbox(loop: loop) { [unowned self] text in report(.note(text), at: clock()) }
+        } catch {
+            report(.notice("`hrvmon note` cannot reach this session: \(error)"), at: clock())
+            return nil
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import HRV
+import Monitor
+
+/// One running session: the live pipeline and the outputs each of its events goes to. `monitor`
+/// feeds it from the strap, `demo` from the simulator; both hand it the time of each event, so
+/// the demo's accelerated clock runs through the same code.
+final class SessionRun {
+    private(set) var session: LiveSession
+    private var outputs: [SessionOutput]
+
+    init(session: LiveSession, outputs: [SessionOutput]) {
+        self.session = session
+        self.outputs = outputs
+    }
+
+    func add(_ output: SessionOutput) { outputs.append(output) }
+
+    /// One notification's bytes, received at `time`.
+    func receive(_ bytes: [UInt8], at time: Double) {
+        session.receive(bytes, at: time) { report(.live($0), at: time) }
+    }
+
+    /// The beats before and after `time` are not neighbours.
+    func breakContinuity(at time: Double) {
+        session.breakContinuity(at: time) { report(.live($0), at: time) }
+    }
+
+    /// Starts a breathing exercise, or stops the one under way.
+    func toggleExercise(_ pattern: String, at time: Double) {
+        if session.isExercising {
+            session.stopExercise(at: time) { report(.live($0), at: time) }
+        } else {
+            session.startExercise(pattern, at: time) { report(.live($0), at: time) }
+        }
+    }
+
+    func report(_ event: SessionEvent, at time: Double) {
+        for output in outputs { output.handle(event, at: time) }
+    }
+
+    /// Ends the session: the pipeline's last events, then the summary.
+    func finish(at time: Double, seconds: Double) {
+        session.finish(at: time) { report(.live($0), at: time) }
+        let summary = SessionSummary(
+            time: time, seconds: seconds, beats: session.recording.rawBeats, malformed: session.malformedPackets,
+            metrics: session.recording.metrics, baseline: session.judge.detector.baseline,
+            stressSeconds: session.judge.episodes.filter { $0.kind == .stress }.reduce(0) { $0 + $1.duration },
+            exercises: session.judge.effects.count)
+        for output in outputs { output.finish(summary) }
+    }
+}

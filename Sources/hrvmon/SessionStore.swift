@@ -1,0 +1,70 @@
+import Foundation
+import Glibc
+
+/// The session files: `$XDG_DATA_HOME/hrvmon/sessions/ID.jsonl`, the id being the local start time
+/// `YYYYMMDD-HHMMSS` (with `-2`, `-3`… when two start in the same second). 0600 files in 0700
+/// directories; created exclusively, so a session never overwrites or mixes into another.
+enum SessionStore {
+    static var directory: String { DataDirectory.path + "/sessions" }
+
+    static let fileExtension = ".jsonl"
+
+    struct OpenedFile {
+        var descriptor: Int32
+        var path: String
+        var id: String
+    }
+
+    /// A new session file in the sessions directory, named by `start`.
+    static func create(start: Double) throws(DataDirectory.Failure) -> OpenedFile {
+        try DataDirectory.makePrivateDirectory(directory)
+        let base = WallClock.compact(start)
+        for attempt in 1...100 {
+            let id = attempt == 1 ? base : "\(base)-\(attempt)"
+            let path = directory + "/" + id + fileExtension
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
+            if descriptor >= 0 { return OpenedFile(descriptor: descriptor, path: path, id: id) }
+            guard errno == EEXIST else { throw DataDirectory.Failure(path: path, reason: String(cString: strerror(errno))) }
+        }
+        throw DataDirectory.Failure(path: directory, reason: "100 sessions already started in this second")
+    }
+
+    /// The file `--log PATH` names: a new or empty file, or a device or pipe (/dev/stdout). An
+    /// existing non-empty file is refused: sessions are never appended to one another.
+    static func create(explicit path: String) throws(DataDirectory.Failure) -> OpenedFile {
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 {
+            throw DataDirectory.Failure(path: path, reason: "already exists and is not empty; a session file holds one session: choose a new path")
+        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw DataDirectory.Failure(path: path, reason: String(cString: strerror(errno))) }
+        let name = (path as NSString).lastPathComponent
+        return OpenedFile(descriptor: descriptor, path: path, id: name.hasSuffix(fileExtension) ? String(name.dropLast(fileExtension.count)) : name)
+    }
+
+    /// Session files in the sessions directory, oldest first.
+    static func all() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(fileExtension) }.sorted().map { directory + "/" + $0 }
+    }
+
+    /// A session by id (or a unique prefix of one), or by path.
+    static func find(_ reference: String) throws(DataDirectory.Failure) -> String {
+        if reference.contains("/") || reference.hasSuffix(fileExtension) {
+            guard access(reference, R_OK) == 0 else { throw DataDirectory.Failure(path: reference, reason: String(cString: strerror(errno))) }
+            return reference
+        }
+        let matches = all().filter { id(of: $0).hasPrefix(reference) }
+        if let exact = matches.first(where: { id(of: $0) == reference }) { return exact }
+        switch matches.count {
+        case 1: return matches[0]
+        case 0: throw DataDirectory.Failure(path: directory, reason: "no session '\(reference)'; `hrvmon sessions` lists them")
+        default: throw DataDirectory.Failure(path: directory, reason: "'\(reference)' matches \(matches.count) sessions: \(matches.map(id(of:)).joined(separator: ", "))")
+        }
+    }
+
+    static func id(of path: String) -> String {
+        let name = (path as NSString).lastPathComponent
+        return name.hasSuffix(fileExtension) ? String(name.dropLast(fileExtension.count)) : name
+    }
+}
