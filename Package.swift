@@ -22,8 +22,8 @@ let package = Package(
         .target(name: "Simulation"),
         // Reading recorded RR files (text, CSV) into intervals with line provenance.
         .target(name: "Recordings", dependencies: ["HRV"]),
-        // What is kept on disk for the user: resting history (and, later, sessions).
-        .target(name: "SessionLog", dependencies: ["HRV"]),
+        // What is kept on disk for the user: resting history and session files (reading them back).
+        .target(name: "SessionLog", dependencies: ["HRV", "HeartRateProtocol", "Monitor", "Recordings"]),
         // The user's configuration file: keys, defaults, validation.
         .target(name: "Settings", dependencies: ["HRV"]),
         // libdbus-1, the D-Bus client library (module map only).

@@ -12,5 +12,12 @@ public struct StressEpisode: Equatable, Sendable {
     /// Highest stress level seen in the episode; nil for activity.
     public var peakLevel: Double?
 
+    public init(kind: Kind, start: Double, end: Double, peakLevel: Double? = nil) {
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.peakLevel = peakLevel
+    }
+
     public var duration: Double { end - start }
 }

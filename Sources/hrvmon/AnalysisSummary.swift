@@ -5,8 +5,8 @@ import Recordings
 /// documented contract).
 struct AnalysisSummary {
     var source: String
-    var unit: RRUnit
-    var layout: RRRecording.Layout
+    /// What was read, for the text form: "337 RR intervals in ms".
+    var input: String
     var correction: ArtifactCorrector.Configuration?
     var totals: RecordingTotals
     var detections: ArtifactCounts
@@ -17,20 +17,27 @@ struct AnalysisSummary {
     var effects: [ExerciseEffect]
 
     init(
-        source: String, recording: RRRecording, pipeline: HRVPipeline, baseline: Baseline?, episodes: [StressEpisode],
-        suggestions: [BreathingCoach.Suggestion], effects: [ExerciseEffect]
+        source: String, input: String, correction: ArtifactCorrector.Configuration?, totals: RecordingTotals,
+        detections: ArtifactCounts, judge: BeatJudge
     ) {
-        self.baseline = baseline
-        self.episodes = episodes
-        self.suggestions = suggestions
-        self.effects = effects
         self.source = source
-        unit = recording.unit
-        layout = recording.layout
-        correction = pipeline.configuration.correction
-        totals = pipeline.recording
-        detections = pipeline.detections
+        self.input = input
+        self.correction = correction
+        self.totals = totals
+        self.detections = detections
         metrics = totals.metrics
+        baseline = judge.detector.baseline
+        episodes = judge.episodes.sorted { $0.start < $1.start }
+        suggestions = judge.suggestions
+        effects = judge.effects
+    }
+
+    /// An RR file's summary.
+    init(source: String, recording: RRRecording, pipeline: HRVPipeline, judge: BeatJudge) {
+        let column = if case .csv(let name) = recording.layout { ", column \(name)" } else { "" }
+        self.init(
+            source: source, input: "\(Formatting.count(pipeline.recording.rawBeats, "RR interval")) in \(recording.unit.rawValue)\(column)",
+            correction: pipeline.configuration.correction, totals: pipeline.recording, detections: pipeline.detections, judge: judge)
     }
 
     func rendered(as format: OutputFormat) -> String {
@@ -124,8 +131,7 @@ struct AnalysisSummary {
             return Formatting.fixed(value, digits: digits) + unit
         }
         var lines: [String] = []
-        let column = if case .csv(let name) = layout { ", column \(name)" } else { "" }
-        lines.append("\(source): \(Formatting.count(totals.rawBeats, "RR interval")) in \(unit.rawValue)\(column)")
+        lines.append("\(source): \(input)")
         lines.append("  Duration     \(Formatting.duration(totals.durationSeconds)) (\(Formatting.count(totals.beats, "beat")))")
         lines.append("  Mean HR      \(fixed(metrics?.meanHR, 1, " bpm"))  (60000 / Mean NN)")
         lines.append("  Mean NN      \(fixed(metrics?.meanNN, 1, " ms"))")

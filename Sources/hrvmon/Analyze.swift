@@ -1,6 +1,7 @@
 import ArgumentParser
 import HRV
 import Recordings
+import Monitor
 import SessionLog
 import Settings
 
@@ -68,18 +69,19 @@ struct Analyze: ParsableCommand {
     }
 
     func run() throws {
+        let bytes: [UInt8]
         let recording: RRRecording
         do {
-            recording = try RRFileReader.read(try InputFile.read(file), source: file, unit: unit)
+            bytes = try InputFile.read(file)
+            if Self.isSessionFile(bytes) { return try replay(bytes) }
+            recording = try RRFileReader.read(bytes, source: file, unit: unit)
+        } catch let error as ExitCode {
+            throw error
         } catch {
             throw badInput(error)
         }
         let settings = try config.load()
-        var configuration = settings.pipeline
-        if let rmssdWindow { configuration.rmssdWindow = rmssdWindow }
-        if let sdnnWindow { configuration.sdnnWindow = sdnnWindow }
-        if noCorrection { configuration.correction = nil }
-        var pipeline = HRVPipeline(configuration: configuration)
+        var pipeline = HRVPipeline(configuration: pipelineConfiguration(settings.pipeline))
         var analysis = RecordingAnalysis(
             judge: try BeatJudge(
                 settings: settings, baseline: try personalBaseline(settings),
@@ -88,10 +90,7 @@ struct Analyze: ParsableCommand {
         var output = FileStream.standardOutput
         analysis.run(recording.intervals, through: &pipeline, output: &output)
         if !series {
-            let summary = AnalysisSummary(
-                source: file, recording: recording, pipeline: pipeline, baseline: analysis.judge.detector.baseline,
-                episodes: analysis.judge.episodes.sorted { $0.start < $1.start }, suggestions: analysis.judge.suggestions,
-                effects: analysis.judge.effects)
+            let summary = AnalysisSummary(source: file, recording: recording, pipeline: pipeline, judge: analysis.judge)
             output.write(summary.rendered(as: format))
         }
         output.flush()
@@ -99,6 +98,49 @@ struct Analyze: ParsableCommand {
 }
 
 extension Analyze {
+    /// Session files are JSON Lines; RR files never start with `{`.
+    static func isSessionFile(_ bytes: [UInt8]) -> Bool {
+        bytes.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") } == UInt8(ascii: "{")
+    }
+
+    /// The pipeline settings with this command's overrides.
+    func pipelineConfiguration(_ configured: HRVPipeline.Configuration) -> HRVPipeline.Configuration {
+        var configuration = configured
+        if let rmssdWindow { configuration.rmssdWindow = rmssdWindow }
+        if let sdnnWindow { configuration.sdnnWindow = sdnnWindow }
+        if noCorrection { configuration.correction = nil }
+        return configuration
+    }
+
+    /// A session file through the live pipeline again, with the settings and baseline it ran
+    /// with (options given here override them).
+    func replay(_ bytes: [UInt8]) throws {
+        if series { throw badInput(ValidationError("--series reads RR files; a session file holds its series as metrics lines (`hrvmon export --format csv`)")) }
+        if !exercises.isEmpty { throw badInput(ValidationError("--exercise is for RR files; a session file records its exercises")) }
+        let session: SessionFile
+        do { session = try SessionFileReader.read(bytes, source: file) } catch { throw badInput(error) }
+        if let torn = session.tornLine {
+            FileStream.printError("hrvmon: \(file):\(torn): the last line was cut short (the session ended abruptly); replaying the lines before it")
+        }
+        var settings = config.path == nil ? try SessionReplay.settings(of: session, source: file) : try config.load()
+        settings.pipeline = pipelineConfiguration(settings.pipeline)
+        let baseline: Baseline? = switch self.baseline {
+        case .auto: session.header.baseline
+        case .session: nil
+        case .personal: try personalBaseline(settings)
+        }
+        let replayed = try SessionReplay.replay(session, settings: settings, baseline: baseline)
+        let device = session.header.deviceName ?? session.header.deviceAddress ?? "an unknown sensor"
+        let summary = AnalysisSummary(
+            source: file,
+            input: "session \(session.header.id) from \(device), \(Formatting.count(replayed.recording.rawBeats, "RR interval")) in 1/1024 s",
+            correction: replayed.configuration.correction, totals: replayed.recording, detections: replayed.detections,
+            judge: replayed.judge)
+        var output = FileStream.standardOutput
+        output.write(summary.rendered(as: format))
+        output.flush()
+    }
+
     /// The personal baseline when chosen and available; nil means calibrate on the session.
     func personalBaseline(_ settings: Settings) throws -> Baseline? {
         guard baseline != .session else { return nil }

@@ -108,6 +108,7 @@ struct Monitor: ParsableCommand {
         withExtendedLifetime(notes) { bus.run() }
 
         run.finish(at: WallClock.now(), seconds: EventLoop.now() - started)
+        if let recorder, recorder.failed, settings.log.stopsOnError { throw ExitCode(1) }
         if let recorder, !recorder.failed, let measured = run.session.judge.detector.sessionBaseline {
             do {
                 var history = try DataDirectory.loadHistory()

@@ -17,7 +17,9 @@ final class LiveProcess: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hrvmon")
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment
-            .merging(["XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "HOME": home]) { $1 }
+            .merging([
+                "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "XDG_RUNTIME_DIR": home + "/runtime", "HOME": home,
+            ]) { $1 }
             .merging(environment) { $1 }
         let output = Pipe()
         let errors = Pipe()

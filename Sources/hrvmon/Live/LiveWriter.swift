@@ -4,6 +4,7 @@ import Glibc
 import HRV
 import HeartRateProtocol
 import Monitor
+import SessionLog
 
 /// A live session on stdout, line by line: the session records as JSON Lines (`--format jsonl`,
 /// the README contract) or text lines for people. Every line is flushed as it is written.
@@ -95,17 +96,6 @@ extension ExerciseEffect {
             "RMSSD \(statistics.rmssd.map { Formatting.fixed($0, digits: 1) } ?? "–") ms, HR \(statistics.meanHR.map { Formatting.fixed($0, digits: 0) } ?? "–") bpm"
         }
         return "exercise effect: before \(span(before)); during \(span(during)); after \(span(after))"
-    }
-}
-
-extension HeartRateMeasurement.SensorContact {
-    /// The JSON Lines spelling.
-    var name: String {
-        switch self {
-        case .notSupported: "unsupported"
-        case .notDetected: "not_detected"
-        case .detected: "detected"
-        }
     }
 }
 

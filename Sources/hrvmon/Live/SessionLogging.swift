@@ -45,7 +45,7 @@ extension SessionRun {
             report(.notice(message), at: WallClock.now())
             if shouldStop { stop() }
         }
-        add(recorder)
+        add(recorder, first: true)
         return recorder
     }
 

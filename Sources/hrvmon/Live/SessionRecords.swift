@@ -2,6 +2,7 @@ import BlueZ
 import HRV
 import HeartRateProtocol
 import Monitor
+import SessionLog
 import Settings
 
 /// The JSON Lines of a session: what the session file holds and `monitor --format jsonl` prints,

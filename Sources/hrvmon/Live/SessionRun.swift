@@ -13,7 +13,11 @@ final class SessionRun {
         self.outputs = outputs
     }
 
-    func add(_ output: SessionOutput) { outputs.append(output) }
+    /// Adds an output; `first` puts it before the others, so (for the session file) a line is
+    /// on disk before anyone has seen it.
+    func add(_ output: SessionOutput, first: Bool = false) {
+        if first { outputs.insert(output, at: 0) } else { outputs.append(output) }
+    }
 
     /// One notification's bytes, received at `time`.
     func receive(_ bytes: [UInt8], at time: Double) {

@@ -1,0 +1,113 @@
+import HRV
+import HeartRateProtocol
+import Monitor
+
+/// A session file read back (README: "Session files"): the header, the steps to replay it
+/// through the live pipeline, and what the session recorded about itself.
+public struct SessionFile: Sendable {
+    public struct Header: Sendable {
+        public var id: String
+        /// Unix seconds.
+        public var start: Double
+        public var startLocal: String
+        /// live or demo.
+        public var source: String
+        public var program: String
+        public var deviceName: String?
+        public var deviceAddress: String?
+        /// The personal baseline the session was judged against; nil: it calibrated itself.
+        public var baseline: Baseline?
+        /// The effective configuration, as `key = value` lines of the configuration file.
+        public var configuration: String
+    }
+
+    /// One thing the live pipeline was given, in the order it was given.
+    public enum Step: Sendable {
+        /// A notification that carried beats, with the time it arrived.
+        case packet(HeartRateMeasurement, time: Double)
+        /// A notification that was not a valid Heart Rate Measurement.
+        case malformed([UInt8], time: Double)
+        case gap(time: Double)
+        case exercise(ExerciseMark)
+    }
+
+    public struct RawBeat: Sendable {
+        public var time: Double
+        public var sequence: Int
+        public var ticks: UInt16
+        public var heartRate: UInt16
+        /// detected, not_detected or unsupported.
+        public var contact: String
+    }
+
+    /// A beat of the corrected timeline.
+    public struct PlacedBeat: Sendable {
+        /// Seconds of RR since the first beat.
+        public var seconds: Double
+        public var milliseconds: Double
+        /// normal, or the artifact class.
+        public var kind: String
+    }
+
+    public struct Metrics: Sendable {
+        public var time: Double
+        public var sessionSeconds: Double
+        public var heartRate: Double?
+        public var rmssd: Double?
+        public var lnRMSSD: Double?
+        public var sdnn: Double?
+        public var state: String
+        public var level: Double?
+        public var calibrating: Bool
+    }
+
+    public struct Note: Sendable {
+        public var time: Double
+        public var text: String
+    }
+
+    public struct Suggestion: Sendable {
+        public var time: Double
+        public var sessionSeconds: Double
+        public var reason: String
+        public var pattern: String
+    }
+
+    public struct LinkChange: Sendable {
+        public var time: Double
+        public var state: String
+        public var detail: String
+    }
+
+    /// The last line a session writes when it ends normally.
+    public struct Summary: Sendable {
+        public var time: Double
+        public var seconds: Double
+        public var beats: Int
+        public var heartRate: Double?
+        public var rmssd: Double?
+        public var sdnn: Double?
+        public var stressSeconds: Double
+        public var exercises: Int
+        public var baseline: Baseline?
+    }
+
+    public var header: Header
+    public var steps: [Step] = []
+    public var beats: [RawBeat] = []
+    public var placed: [PlacedBeat] = []
+    public var metrics: [Metrics] = []
+    public var episodes: [StressEpisode] = []
+    public var suggestions: [Suggestion] = []
+    public var exercises: [ExerciseMark] = []
+    public var notes: [Note] = []
+    public var links: [LinkChange] = []
+    public var summary: Summary?
+    /// The line that was cut short by a crash or power loss, if the file ends with one.
+    public var tornLine: Int?
+    /// Lines of types this reader does not know (written by a newer hrvmon), skipped.
+    public var unknownLines = 0
+
+    /// Seconds of RR: the session's timeline length.
+    public var recordedSeconds: Double { beats.reduce(0) { $0 + Double($1.ticks) } / 1024 }
+}
