@@ -16,6 +16,13 @@ public struct BaselineHistory: Codable, Equatable, Sendable {
         measurements.sort { ($0.day, $0.source) < ($1.day, $1.source) }
     }
 
+    /// Removes the measurements `matching` says; returns how many.
+    public mutating func remove(where matching: (RestingMeasurement) -> Bool) -> Int {
+        let before = measurements.count
+        measurements.removeAll(where: matching)
+        return before - measurements.count
+    }
+
     /// Daily values (the mean of a day's measurements) of the `days` calendar days up to `today`.
     public func daily(days: Int, today: String) -> [(day: String, lnRMSSD: Double, restingHR: Double)] {
         guard let first = CalendarDay(today)?.adding(days: -(days - 1))?.text else { return [] }

@@ -11,7 +11,12 @@ public enum SessionFileReader {
     public static let formatName = "hrvmon-session"
     public static let newestVersion = 1
 
-    public static func read(_ bytes: [UInt8], source: String) throws(RecordingError) -> SessionFile {
+    /// How much to read: everything, or (for listings) all but the per-beat and per-packet lines.
+    public enum Detail: Sendable {
+        case full, overview
+    }
+
+    public static func read(_ bytes: [UInt8], source: String, detail: Detail = .full) throws(RecordingError) -> SessionFile {
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         let endsWithNewline = bytes.last == UInt8(ascii: "\n")
         if endsWithNewline { lines.removeLast() }
@@ -21,6 +26,7 @@ public enum SessionFileReader {
         var builder = Builder(source: source)
         for (index, line) in lines.enumerated() {
             let number = index + 1
+            if detail == .overview, number < lines.count, isPerBeat(line) { continue }
             let object: [String: Any]
             do {
                 object = try parseObject(line)
@@ -42,6 +48,13 @@ public enum SessionFileReader {
         }
         builder.flushPacket()
         return builder.file!
+    }
+
+    /// The high-volume lines, recognised by the prefix hrvmon writes them with.
+    private static let perBeatPrefixes = [#"{"type":"rr","#, #"{"type":"nn","#, #"{"type":"metrics","#].map { Array($0.utf8) }
+
+    private static func isPerBeat(_ line: ArraySlice<UInt8>) -> Bool {
+        perBeatPrefixes.contains { line.starts(with: $0) }
     }
 
     struct LineError: Error {
@@ -72,15 +85,15 @@ public enum SessionFileReader {
 
         mutating func add(_ object: [String: Any], line: Int) throws(LineError) {
             let fields = Fields(object)
-            let type = try fields.string("type")
             guard file != nil else {
-                guard type == "session", (try? fields.string("format")) == formatName else {
+                guard (try? fields.string("type")) == "session", (try? fields.string("format")) == formatName else {
                     throw LineError(reason: "not an hrvmon session file (its first line is not a session header)",
                                     hint: "pass a session file from `hrvmon sessions`, or an RR file")
                 }
                 file = SessionFile(header: try header(fields))
                 return
             }
+            let type = try fields.string("type")
             switch type {
             case "rr": try addBeat(fields)
             case "nn":

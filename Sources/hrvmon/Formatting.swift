@@ -33,4 +33,14 @@ enum Formatting {
         let total = Int(seconds.rounded())
         return "\(total / 60):\(total % 60 < 10 ? "0" : "")\(total % 60)"
     }
+
+    /// Rows as left-aligned columns two spaces apart, one line each.
+    static func columns(_ rows: [[String]]) -> String {
+        let widths = (rows.first ?? []).indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
 }

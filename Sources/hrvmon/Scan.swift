@@ -35,13 +35,7 @@ struct Scan: ParsableCommand {
             [sensor.address, sensor.name ?? "(no name)", sensor.rssi.map { "\($0) dBm" } ?? "not seen",
              sensor.isPaired ? "yes" : "no", sensor.isTrusted ? "yes" : "no"]
         }
-        let header = ["ADDRESS", "NAME", "RSSI", "PAIRED", "TRUSTED"]
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        return ([header] + rows).map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
-            }.joined(separator: "  ")
-        }.joined(separator: "\n") + "\n"
+        return Formatting.columns([["ADDRESS", "NAME", "RSSI", "PAIRED", "TRUSTED"]] + rows)
     }
 
     static func json(_ adapter: Adapter, _ sensors: [Device]) -> String {

@@ -10,10 +10,15 @@ final class LiveProcess: @unchecked Sendable {
     private var cursor = 0
     private var finished = false
 
-    init(_ arguments: [String], environment: [String: String], settings: String = LiveProcess.fastLink) throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-live-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: home + "/config/hrvmon", withIntermediateDirectories: true)
-        try settings.write(toFile: home + "/config/hrvmon/config", atomically: true, encoding: .utf8)
+    /// `home`: run in another process's home (its data, config and runtime directories), which
+    /// that process keeps; by default a fresh one, removed with this process.
+    init(_ arguments: [String], environment: [String: String], settings: String = LiveProcess.fastLink, home shared: String? = nil) throws {
+        let home = shared ?? FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-live-\(UUID().uuidString)").path
+        ownsHome = shared == nil
+        if shared == nil {
+            try FileManager.default.createDirectory(atPath: home + "/config/hrvmon", withIntermediateDirectories: true)
+            try settings.write(toFile: home + "/config/hrvmon/config", atomically: true, encoding: .utf8)
+        }
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hrvmon")
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment
@@ -49,6 +54,7 @@ final class LiveProcess: @unchecked Sendable {
     }
 
     let home: String
+    private let ownsHome: Bool
 
     /// Short delays so faults resolve within a test's patience.
     static let fastLink = """
@@ -121,6 +127,6 @@ final class LiveProcess: @unchecked Sendable {
 
     deinit {
         if process.isRunning { process.terminate() }
-        try? FileManager.default.removeItem(atPath: home)
+        if ownsHome { try? FileManager.default.removeItem(atPath: home) }
     }
 }

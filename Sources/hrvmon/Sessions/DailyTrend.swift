@@ -1,0 +1,54 @@
+import HRV
+import SessionLog
+
+/// One calendar day of `hrvmon history`: its resting values against the personal normal range of
+/// the days before it, and the stress minutes of its sessions.
+struct DailyTrend: Equatable {
+    var day: String
+    var lnRMSSD: Double?
+    var restingHR: Double?
+    /// The personal baseline from the days before this one; nil with too few of them.
+    var normal: Baseline?
+    var stressMinutes: Double
+    var sessions: Int
+
+    enum Change: String {
+        case below, above
+    }
+
+    /// Resting heart rate this far from the usual counts as a change, bpm.
+    static let heartRateMargin = 5.0
+
+    /// ln RMSSD outside the normal band (mean ± SD of the days before).
+    var lnRMSSDChange: Change? {
+        guard let lnRMSSD, let normal else { return nil }
+        if lnRMSSD < normal.lnRMSSDMean - normal.lnRMSSDSD { return .below }
+        if lnRMSSD > normal.lnRMSSDMean + normal.lnRMSSDSD { return .above }
+        return nil
+    }
+
+    var restingHRChange: Change? {
+        guard let restingHR, let normal else { return nil }
+        if restingHR < normal.restingHR - Self.heartRateMargin { return .below }
+        if restingHR > normal.restingHR + Self.heartRateMargin { return .above }
+        return nil
+    }
+
+    /// The `days` days up to `today`, oldest first.
+    static func days(
+        _ days: Int, today: String, history: BaselineHistory, sessions: [(day: String, stressMinutes: Double)],
+        baselineDays: Int, minimumDays: Int, minimumSD: Double
+    ) -> [DailyTrend] {
+        guard let last = CalendarDay(today) else { return [] }
+        let measured = Dictionary(uniqueKeysWithValues: history.daily(days: days, today: today).map { ($0.day, $0) })
+        return (0..<days).reversed().compactMap { offset -> DailyTrend? in
+            guard let day = last.adding(days: -offset)?.text else { return nil }
+            let previous = CalendarDay(day)?.adding(days: -1)?.text ?? day
+            let daySessions = sessions.filter { $0.day == day }
+            return DailyTrend(
+                day: day, lnRMSSD: measured[day]?.lnRMSSD, restingHR: measured[day]?.restingHR,
+                normal: history.baseline(days: baselineDays, minimumDays: minimumDays, minimumSD: minimumSD, today: previous),
+                stressMinutes: daySessions.reduce(0) { $0 + $1.stressMinutes }, sessions: daySessions.count)
+        }
+    }
+}

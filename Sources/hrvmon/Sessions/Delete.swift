@@ -1,0 +1,65 @@
+import ArgumentParser
+import Glibc
+import SessionLog
+
+struct Delete: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Delete sessions for good, optionally with the resting values they added to your baseline.",
+        discussion: "Asks first on a terminal; --yes for scripts (without a terminal and without --yes nothing is deleted).")
+
+    @Option(help: "Session id (or a unique start of one); see `hrvmon sessions`.")
+    var session: String?
+
+    @Flag(help: "Every session.")
+    var all = false
+
+    @Flag(help: "Also remove the resting values these sessions added to the personal baseline.")
+    var baseline = false
+
+    @Flag(help: "Do not ask.")
+    var yes = false
+
+    func validate() throws {
+        guard (session != nil) != all else { throw ValidationError("name one --session, or --all") }
+    }
+
+    func run() throws {
+        let paths: [String]
+        do {
+            paths = try session.map { [try SessionStore.find($0)] } ?? SessionStore.all()
+        } catch {
+            throw badInput(error)
+        }
+        guard !paths.isEmpty else {
+            print("no sessions to delete in \(SessionStore.directory)")
+            return
+        }
+        let ids = Set(paths.map(SessionStore.id(of:)))
+        let what = (paths.count == 1 ? "session \(ids.first!)" : "all \(paths.count) sessions")
+            + (baseline ? " and the resting values they added to your baseline" : "")
+        if !yes {
+            guard isatty(STDIN_FILENO) == 1 else {
+                throw badInput(ValidationError("refusing to delete \(what) without --yes when not asked on a terminal"))
+            }
+            print("Delete \(what)? This cannot be undone. [y/N] ", terminator: "")
+            guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
+                print("kept")
+                return
+            }
+        }
+        for path in paths where unlink(path) != 0 && errno != ENOENT {
+            throw badInput(DataDirectory.Failure(path: path, reason: String(cString: strerror(errno))))
+        }
+        var removedDays = 0
+        if baseline {
+            do {
+                var history = try DataDirectory.loadHistory()
+                removedDays = history.remove { ids.contains($0.source) }
+                try DataDirectory.save(history)
+            } catch {
+                throw badInput(error)
+            }
+        }
+        print("deleted \(Formatting.count(paths.count, "session"))" + (baseline ? " and \(Formatting.count(removedDays, "resting measurement")) from the baseline" : ""))
+    }
+}

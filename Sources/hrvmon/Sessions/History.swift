@@ -1,0 +1,105 @@
+import ArgumentParser
+import HRV
+import SessionLog
+
+struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Daily trends: resting HR and ln RMSSD against your normal range, stress minutes, sessions.",
+        discussion: """
+            Resting values come from each session's first minutes (and `hrvmon baseline add`). A day's \
+            normal range is the personal baseline of the days before it (baseline.days): ln RMSSD mean ± SD, \
+            resting HR ± \(Formatting.fixed(DailyTrend.heartRateMargin, digits: 0)) bpm. Days outside it are \
+            flagged ↓ or ↑.
+            """)
+
+    @Option(help: "Days to show, today included.")
+    var days = 14
+
+    @Option(help: "text or json.")
+    var format: OutputFormat = .text
+
+    @OptionGroup var config: ConfigOptions
+
+    func validate() throws {
+        guard (1...3660).contains(days) else { throw ValidationError("--days must be 1–3660") }
+        if format == .csv { throw ValidationError("--format csv is not offered here; use text or json") }
+    }
+
+    func run() throws {
+        let settings = try config.load()
+        let history: BaselineHistory
+        do { history = try DataDirectory.loadHistory() } catch { throw badInput(error) }
+        let sessions = SessionOverview.all().map { (WallClock.day($0.start), $0.stressSeconds / 60) }
+        let trend = DailyTrend.days(
+            days, today: DataDirectory.today, history: history, sessions: sessions, baselineDays: Int(settings.baseline.days),
+            minimumDays: Int(settings.baseline.minimumDays), minimumSD: settings.stress.minimumSD)
+        var output = FileStream.standardOutput
+        output.write(format == .json ? Self.json(trend) : Self.text(trend))
+        output.flush()
+    }
+
+    static func text(_ trend: [DailyTrend]) -> String {
+        guard let first = trend.first, let last = trend.last else { return "" }
+        func value(_ number: Double?, _ digits: Int, _ unit: String = "") -> String {
+            number.map { Formatting.fixed($0, digits: digits) + unit } ?? "–"
+        }
+        func flag(_ change: DailyTrend.Change?) -> String {
+            switch change {
+            case .below: " ↓"
+            case .above: " ↑"
+            case nil: ""
+            }
+        }
+        var text = "\(first.day) – \(last.day), oldest left\n"
+        text += Formatting.columns([
+            ["ln RMSSD", Sparkline.render(trend.map(\.lnRMSSD))],
+            ["resting HR", Sparkline.render(trend.map(\.restingHR))],
+            ["stress", Sparkline.render(trend.map { $0.sessions > 0 ? $0.stressMinutes : nil })],
+        ])
+        text += "\n"
+        func normalBand(_ baseline: Baseline?) -> String {
+            guard let baseline else { return "–" }
+            let low = Formatting.fixed(baseline.lnRMSSDMean - baseline.lnRMSSDSD, digits: 2)
+            let high = Formatting.fixed(baseline.lnRMSSDMean + baseline.lnRMSSDSD, digits: 2)
+            return low + "–" + high
+        }
+        var rows: [[String]] = []
+        for day in trend.reversed() where day.lnRMSSD != nil || day.sessions > 0 {
+            let stress = day.sessions > 0 ? Formatting.fixed(day.stressMinutes, digits: 0) + " min" : "–"
+            rows.append([
+                day.day, value(day.lnRMSSD, 2) + flag(day.lnRMSSDChange), normalBand(day.normal),
+                value(day.restingHR, 0, " bpm") + flag(day.restingHRChange), stress, String(day.sessions),
+            ])
+        }
+        guard !rows.isEmpty else { return text + "no resting measurements or sessions in these days\n" }
+        text += Formatting.columns([["DAY", "LN RMSSD", "NORMAL", "RESTING HR", "STRESS", "SESSIONS"]] + rows)
+        let changes = trend.filter { $0.lnRMSSDChange != nil || $0.restingHRChange != nil }
+        for day in changes {
+            var said: [String] = []
+            if let change = day.lnRMSSDChange { said.append("ln RMSSD \(change.rawValue) your normal range") }
+            if let change = day.restingHRChange { said.append("resting HR \(change.rawValue) your usual") }
+            text += "\(day.day): \(said.joined(separator: "; "))\n"
+        }
+        if trend.allSatisfy({ $0.normal == nil }) {
+            text += "no normal range yet: it needs resting values on at least a few days (see `hrvmon baseline`)\n"
+        }
+        return text
+    }
+
+    static func json(_ trend: [DailyTrend]) -> String {
+        "[" + trend.map { day in
+            var object = JSONObject()
+            object.add("day", day.day)
+            object.add("ln_rmssd", day.lnRMSSD)
+            object.add("resting_hr_bpm", day.restingHR)
+            object.add("normal_ln_rmssd_low", day.normal.map { $0.lnRMSSDMean - $0.lnRMSSDSD })
+            object.add("normal_ln_rmssd_high", day.normal.map { $0.lnRMSSDMean + $0.lnRMSSDSD })
+            object.add("normal_resting_hr_bpm", day.normal?.restingHR)
+            object.add("ln_rmssd_change", day.lnRMSSDChange?.rawValue)
+            object.add("resting_hr_change", day.restingHRChange?.rawValue)
+            object.add("stress_min", day.stressMinutes)
+            object.add("sessions", day.sessions)
+            return object.serialized
+        }.joined(separator: ",") + "]\n"
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import Glibc
+
+struct Note: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add a timestamped note (mood, trigger, what you are doing) to the running session.",
+        discussion: "The running `hrvmon monitor` (or `demo`) writes it into its session file; `sessions` and reports show it.")
+
+    @Argument(help: "The note; several words are joined with spaces.")
+    var words: [String]
+
+    func validate() throws {
+        let text = words.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { throw ValidationError("the note is empty") }
+        guard text.utf8.count <= NoteInbox.limit else { throw ValidationError("the note is longer than \(NoteInbox.limit) bytes") }
+    }
+
+    func run() throws {
+        let text = words.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+        switch NoteInbox.send(Array(text.utf8)) {
+        case 0:
+            print("noted")
+        case ENOENT, ECONNREFUSED:
+            FileStream.printError("hrvmon: no session is running (nothing listens on \(NoteInbox.path)); start `hrvmon monitor` first")
+            throw ExitCode(1)
+        case let error:
+            FileStream.printError("hrvmon: cannot reach the running session at \(NoteInbox.path): \(String(cString: strerror(error)))")
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import HRV
+import Recordings
+import SessionLog
+
+/// One line of `hrvmon sessions`: what a session file says about itself. A session that ended
+/// abruptly has no summary line; its numbers then come from replaying it.
+struct SessionOverview {
+    var path: String
+    var id: String
+    var start: Double
+    var device: String
+    var seconds: Double
+    var beats: Int
+    var heartRate: Double?
+    var rmssd: Double?
+    var stressSeconds: Double
+    var exercises: Int
+    var notes: [SessionFile.Note]
+    /// False when the session ended without its summary (a crash, kill -9, power loss).
+    var ended: Bool
+    var tornLine: Int?
+
+    static func load(_ path: String) throws(RecordingError) -> SessionOverview {
+        let bytes: [UInt8]
+        do { bytes = try InputFile.read(path) } catch { throw RecordingError(source: path, line: nil, problem: error.reason) }
+        var file = try SessionFileReader.read(bytes, source: path, detail: .overview)
+        var overview = SessionOverview(
+            path: path, id: file.header.id, start: file.header.start,
+            device: file.header.deviceName ?? file.header.deviceAddress ?? "unknown sensor", seconds: 0, beats: 0,
+            stressSeconds: 0, exercises: 0, notes: file.notes, ended: file.summary != nil, tornLine: file.tornLine)
+        if let summary = file.summary {
+            overview.seconds = summary.seconds
+            overview.beats = summary.beats
+            overview.heartRate = summary.heartRate
+            overview.rmssd = summary.rmssd
+            overview.stressSeconds = summary.stressSeconds
+            overview.exercises = summary.exercises
+            return overview
+        }
+        file = try SessionFileReader.read(bytes, source: path)
+        guard let settings = try? SessionReplay.settings(of: file, source: path),
+            let session = try? SessionReplay.replay(file, settings: settings, baseline: file.header.baseline)
+        else { return overview }
+        overview.seconds = (file.beats.last?.time ?? file.header.start) - file.header.start
+        overview.beats = session.recording.rawBeats
+        overview.heartRate = session.recording.metrics?.meanHR
+        overview.rmssd = session.recording.metrics?.rmssd
+        overview.stressSeconds = session.judge.episodes.filter { $0.kind == .stress }.reduce(0) { $0 + $1.duration }
+        overview.exercises = session.judge.effects.count
+        return overview
+    }
+
+    /// Every session in the sessions directory, oldest first; unreadable files are reported on
+    /// stderr and skipped, so one damaged file does not hide the others.
+    static func all() -> [SessionOverview] {
+        SessionStore.all().compactMap { path in
+            do { return try load(path) } catch {
+                FileStream.printError("hrvmon: skipping \(error)")
+                return nil
+            }
+        }
+    }
+}
