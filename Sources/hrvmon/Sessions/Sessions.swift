@@ -60,7 +60,7 @@ struct Sessions: ParsableCommand {
             for note in session.notes { text += "  \(session.id) \(WallClock.timeOfDay(note.time))  note: \(note.text)\n" }
         }
         if sessions.contains(where: { !$0.ended }) {
-            text += "* ended abruptly (no summary line); its numbers come from replaying the file\n"
+            text += "* no summary line yet: still running, or ended abruptly; its numbers come from replaying the file\n"
         }
         return text
     }
