@@ -45,13 +45,13 @@ struct DailyCharts {
 
     func stressMinutes() -> String {
         bars(id: "daily-stress", title: "Stress per day", axis: "stress, min", class: "bar-stress", value: { $0.stressSeconds / 60 }) { day in
-            "\(LocalTime.shortDate(day.day)): \(SessionPage.minutes(day.stressSeconds)) of stress in \(SessionPage.minutes(day.monitoredSeconds)) monitored"
+            "\(LocalTime.shortDate(day.day)): \(Formatting.minutes(day.stressSeconds)) of stress in \(Formatting.minutes(day.monitoredSeconds)) monitored"
         }
     }
 
     func sessions() -> String {
         bars(id: "daily-sessions", title: "Sessions per day", axis: "sessions", class: "bar-sessions", value: { Double($0.sessions) }) { day in
-            "\(LocalTime.shortDate(day.day)): \(Formatting.count(day.sessions, "session")), \(SessionPage.minutes(day.monitoredSeconds)) monitored"
+            "\(LocalTime.shortDate(day.day)): \(Formatting.count(day.sessions, "session")), \(Formatting.minutes(day.monitoredSeconds)) monitored"
         }
     }
 
@@ -101,7 +101,7 @@ struct DailyCharts {
             let x = Double(index)
             if level > 0 { chart.box(x: x + 0.18, x + 0.82, y: 0, level, class: name, title: description(day)) }
             if count <= 14, level > 0 {
-                chart.text(Formatting.fixed(level, digits: 0), x: x + 0.5, y: level, dy: -4, class: "bar-label")
+                chart.text(Formatting.fixed(level, digits: level < 10 && level != level.rounded() ? 1 : 0), x: x + 0.5, y: level, dy: -4, class: "bar-label")
             }
         }
         emptyNote(values.allSatisfy { $0 == 0 }, "None in these days", on: &chart)

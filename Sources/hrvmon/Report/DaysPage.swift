@@ -12,7 +12,7 @@ enum DaysPage {
             kicker: "hrvmon · \(report.days.count)-day report",
             title: report.days.count == 1 ? LocalTime.shortDate(last) + " \(last.year)" : "\(LocalTime.shortDate(first)) – \(LocalTime.shortDate(last)) \(last.year)",
             subtitle: "\(Formatting.count(report.sessions.count, "session")) · days are local calendar days (\(LocalTime.offsetName(at: generated)))")
-        body += ReportPage.figures(figures(report))
+        body += ReportPage.figures(figures(report), columns: 6)
         body += report.unreadable.map { ReportPage.warning("Session \($0.id) could not be read and is left out: \($0.reason)") }.joined()
         body += "<h2>Resting values</h2><p class=\"lead\">From the personal resting history: each session's calibration at rest and imported morning readings.</p>"
         body += "<div class=\"grid-2\"><figure>\(charts.lnRMSSD())<figcaption>ln RMSSD at rest; shaded: the personal normal range (mean ± 1 SD) the monitor judged stress against that day.</figcaption></figure>"
@@ -36,9 +36,9 @@ enum DaysPage {
             ReportPage.Figure(
                 label: "Sessions", value: String(report.sessions.count),
                 detail: "on \(Formatting.count(report.days.filter { $0.sessions > 0 }.count, "day")) of \(report.days.count)"),
-            ReportPage.Figure(label: "Monitored", value: SessionPage.minutes(monitored), detail: "with beats"),
+            ReportPage.Figure(label: "Monitored", value: Formatting.minutes(monitored), detail: "with beats"),
             ReportPage.Figure(
-                label: "Stress", value: SessionPage.minutes(stress),
+                label: "Stress", value: Formatting.minutes(stress),
                 detail: monitored > 0 ? "\(Formatting.fixed(100 * stress / monitored, digits: 1)) % of monitored time" : nil),
         ]
         if let latest = restingDays.last, let resting = latest.resting {
@@ -68,10 +68,10 @@ enum DaysPage {
             return [
                 ReportPage.Cell(session.id),
                 ReportPage.Cell("\(LocalTime.shortDate(CalendarDay(WallClock.day(session.file.header.start))!)) \(WallClock.timeOfDay(session.file.header.start).prefix(5))", kind: "time"),
-                ReportPage.Cell(Formatting.duration(session.timeline.end - session.timeline.origin) + (summary == nil ? " (ended abruptly)" : ""), kind: "number"),
+                ReportPage.Cell(Formatting.elapsed(session.timeline.end - session.timeline.origin) + (summary == nil ? " (ended abruptly)" : ""), kind: "number"),
                 ReportPage.Cell(summary?.heartRate.map { Formatting.fixed($0, digits: 0) } ?? none, kind: "number"),
                 ReportPage.Cell(summary?.rmssd.map { Formatting.fixed($0, digits: 1) } ?? none, kind: "number"),
-                ReportPage.Cell(SessionPage.minutes(session.stressSeconds), kind: "number"),
+                ReportPage.Cell(Formatting.minutes(session.stressSeconds), kind: "number"),
                 ReportPage.Cell(String(session.exercises.count), kind: "number"),
                 ReportPage.Cell(String(session.notes.count), kind: "number"),
             ]
@@ -80,13 +80,13 @@ enum DaysPage {
             ReportPage.Cell($0.element, kind: $0.offset >= 2 ? "number" : nil)
         }
         return ReportPage.table(
-            caption: "`hrvmon report SESSION` shows one session in detail.", headings: headings, rows: rows)
+            caption: "For one session in detail: hrvmon report SESSION.", headings: headings, rows: rows)
     }
 
     private static func about(_ report: DaysReport) -> String {
         let paragraphs = [
             "Days are local calendar days; a session belongs to the day it started. Stress minutes come from the sessions' stress episodes, counted only while beats were coming in, and placed on the clock as the session's first beat plus the heartbeats since (plus any link loss).",
-            "Resting values come from the personal resting history (one value per day: each session's first minutes at rest, and readings added with `hrvmon baseline add`). The normal range of a day is the personal baseline as it stood then: mean ln RMSSD ± 1 SD over its last days, once there were enough of them.",
+            "Resting values come from the personal resting history (one value per day: each session's first minutes at rest, and readings added with “hrvmon baseline add”). The normal range of a day is the personal baseline as it stood then: mean ln RMSSD ± 1 SD over its last days, once there were enough of them.",
             "This report is a summary for reflection, not a medical assessment.",
         ]
         return "<section class=\"about\"><h2>How to read this report</h2>" + paragraphs.map { "<p>\($0.htmlEscaped)</p>" }.joined() + "</section>"

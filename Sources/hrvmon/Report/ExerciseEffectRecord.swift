@@ -18,28 +18,31 @@ struct ExerciseEffectRecord {
     /// Every effect line of a session file's bytes; a line that does not parse is left out (the
     /// reader has judged the file already: only a torn last line can fail here).
     static func all(in bytes: [UInt8]) -> [ExerciseEffectRecord] {
-        // Only lines mentioning "effect" are parsed: a long session has hundreds of thousands.
-        let word = Array(#""effect""#.utf8)
-        return bytes.split(separator: UInt8(ascii: "\n")).compactMap { line in
-            guard contains(line, word),
-                  let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any],
-                  object["type"] as? String == "effect", let start = number(object["start_s"])
-            else { return nil }
-            func span(_ key: String) -> Span {
-                let values = object[key] as? [String: Any]
-                return Span(rmssd: number(values?["rmssd_ms"]), heartRate: number(values?["hr_bpm"]))
-            }
-            return ExerciseEffectRecord(start: start, before: span("before"), during: span("during"), after: span("after"))
+        // Only the lines mentioning "effect" are parsed: a long session has hundreds of
+        // thousands of lines.
+        let data = Data(bytes)
+        let word = Data(#""effect""#.utf8)
+        let newline = UInt8(ascii: "\n")
+        var records: [ExerciseEffectRecord] = []
+        var searched = data.startIndex..<data.endIndex
+        while let found = data.range(of: word, in: searched) {
+            let start = data[..<found.lowerBound].lastIndex(of: newline).map { $0 + 1 } ?? data.startIndex
+            let end = data[found.upperBound...].firstIndex(of: newline) ?? data.endIndex
+            if let record = record(bytes[start..<end]) { records.append(record) }
+            searched = end..<data.endIndex
         }
+        return records
     }
 
-    private static func contains(_ line: ArraySlice<UInt8>, _ word: [UInt8]) -> Bool {
-        var index = line.startIndex
-        while index + word.count <= line.endIndex {
-            if line[index] == word[0], line[index..<index + word.count].elementsEqual(word) { return true }
-            index += 1
+    private static func record(_ line: ArraySlice<UInt8>) -> ExerciseEffectRecord? {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any],
+              object["type"] as? String == "effect", let start = number(object["start_s"])
+        else { return nil }
+        func span(_ key: String) -> Span {
+            let values = object[key] as? [String: Any]
+            return Span(rmssd: number(values?["rmssd_ms"]), heartRate: number(values?["hr_bpm"]))
         }
-        return false
+        return ExerciseEffectRecord(start: start, before: span("before"), during: span("during"), after: span("after"))
     }
 
     private static func number(_ value: Any?) -> Double? {

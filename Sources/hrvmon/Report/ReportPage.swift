@@ -44,13 +44,13 @@ enum ReportPage {
         var detail: String?
     }
 
-    /// Key numbers as a grid of small cards.
-    static func figures(_ figures: [Figure]) -> String {
+    /// Key numbers as a grid of small cards, `columns` (5 or 6) to a row on a wide page.
+    static func figures(_ figures: [Figure], columns: Int) -> String {
         let cards = figures.map { figure in
             "<div class=\"figure\"><div class=\"label\">\(figure.label.htmlEscaped)</div><div class=\"value\">\(figure.value.htmlEscaped)</div>"
                 + (figure.detail.map { "<div class=\"detail\">\($0.htmlEscaped)</div>" } ?? "") + "</div>"
         }
-        return "<section class=\"figures\" aria-label=\"Key figures\">\(cards.joined())</section>"
+        return "<section class=\"figures columns-\(columns)\" aria-label=\"Key figures\">\(cards.joined())</section>"
     }
 
     static func warning(_ text: String) -> String { "<p class=\"warning\" role=\"note\">\(text.htmlEscaped)</p>" }

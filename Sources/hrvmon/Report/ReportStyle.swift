@@ -15,8 +15,9 @@ enum ReportStyle {
         h2 { font-size: 17px; margin: 26px 0 6px; font-weight: 650; }
         h2 + p.lead { margin-top: 0; }
         p.lead, .subtitle { color: #475569; margin: 0 0 8px; }
-        .figures { display: grid; grid-template-columns: repeat(5, 1fr); gap: 10px; margin: 18px 0 4px; }
-        @media (max-width: 900px) { .figures { grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); } }
+        .figures { display: grid; gap: 10px; margin: 18px 0 4px; }
+        .figures.columns-5 { grid-template-columns: repeat(5, 1fr); } .figures.columns-6 { grid-template-columns: repeat(6, 1fr); }
+        @media (max-width: 900px) { .figures.columns-5, .figures.columns-6 { grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); } }
         .figure { border: 1px solid #e2e8f0; border-radius: 8px; padding: 9px 12px; background: #f8fafc; break-inside: avoid; }
         .figure .label { font-size: 11.5px; font-weight: 600; color: #64748b; letter-spacing: .05em; text-transform: uppercase; }
         .figure .value { font-size: 21px; font-weight: 650; font-variant-numeric: tabular-nums; }

@@ -19,7 +19,8 @@ struct SessionCharts {
         let points = series { $0.heartRate }
         let resting = report.baseline?.restingHR
         let values = points.compactMap(\.y) + (resting.map { [$0] } ?? [])
-        let (range, ticks) = NiceTicks.covering(values.min() ?? 50, values.max() ?? 100, count: 5)
+        // A little room, so a flat line does not run along the frame.
+        let (range, ticks) = NiceTicks.covering((values.min() ?? 50) - 2, (values.max() ?? 100) + 2, count: 5)
         var chart = SVGChart(width: Self.width, height: Self.height, x: domain, y: range)
         drawSpans(on: &chart)
         chart.yAxis(ticks, title: "heart rate, bpm")
@@ -71,7 +72,7 @@ struct SessionCharts {
         for gap in report.timeline.gaps {
             let start = report.clock(gap.position)
             chart.verticalSpan(start, start + gap.length, class: "gap",
-                               title: "No signal \(WallClock.timeOfDay(start))–\(WallClock.timeOfDay(start + gap.length)) (\(SessionEvents.length(gap)))" + (report.cause(of: gap).map { ": \($0)" } ?? ""))
+                               title: "No signal \(WallClock.timeOfDay(start))–\(WallClock.timeOfDay(start + gap.length)) (\(Formatting.elapsed(gap.length)))" + (report.cause(of: gap).map { ": \($0)" } ?? ""))
         }
         for episode in report.file.episodes {
             chart.verticalSpan(report.clock(episode.start), report.clock(episode.end), class: episode.kind.rawValue, title: episodeTitle(episode))
@@ -127,7 +128,7 @@ struct SessionCharts {
             bucket: 2 * (domain.upperBound - domain.lowerBound) / pixels)
     }
 
-    private var window: String { SessionPage.seconds(report.settings.pipeline.rmssdWindow) }
+    private var window: String { Formatting.setting(seconds: report.settings.pipeline.rmssdWindow) }
 
     private var clockRange: String { "\(WallClock.timeOfDay(domain.lowerBound)) to \(WallClock.timeOfDay(report.timeline.end))" }
 
@@ -142,7 +143,7 @@ struct SessionCharts {
     func episodeTitle(_ episode: StressEpisode) -> String {
         let name = episode.kind == .stress ? "Stress" : "Activity"
         let peak = episode.peakLevel.map { ", peak level \(Formatting.fixed($0, digits: 0))" } ?? ""
-        return "\(name) \(report.span(episode.start, episode.end)) (\(Formatting.duration(episode.duration))\(peak))"
+        return "\(name) \(report.span(episode.start, episode.end)) (\(Formatting.elapsed(episode.duration))\(peak))"
     }
 
     func exerciseTitle(_ exercise: BreathingExercise) -> String {

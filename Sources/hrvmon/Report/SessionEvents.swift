@@ -9,11 +9,11 @@ enum SessionEvents {
         for episode in report.file.episodes {
             let peak = episode.peakLevel.map { ", peak level \(Formatting.fixed($0, digits: 0)) of 100" } ?? ""
             add(episode.start, report.span(episode.start, episode.end), episode.kind == .stress ? "Stress" : "Activity", episode.kind.rawValue,
-                Formatting.duration(episode.duration) + peak)
+                Formatting.elapsed(episode.duration) + peak)
         }
         for exercise in report.exercises {
             add(exercise.start, report.span(exercise.start, exercise.end), "Breathing", "exercise",
-                "\(exercise.pattern), \(Formatting.duration(exercise.end - exercise.start))" + (effectText(exercise.effect).map { "; \($0)" } ?? ""))
+                "\(exercise.pattern), \(Formatting.elapsed(exercise.end - exercise.start))" + (effectText(exercise.effect).map { "; \($0)" } ?? ""))
         }
         for suggestion in report.file.suggestions {
             add(suggestion.sessionSeconds, report.time(suggestion.sessionSeconds), "Suggestion", "suggestion",
@@ -25,7 +25,7 @@ enum SessionEvents {
         for gap in report.timeline.gaps {
             let start = report.clock(gap.position)
             add(gap.position, "\(WallClock.timeOfDay(start))–\(WallClock.timeOfDay(start + gap.length))", "No signal", "gap",
-                length(gap) + (report.cause(of: gap).map { ": \($0)" } ?? ""))
+                Formatting.elapsed(gap.length) + (report.cause(of: gap).map { ": \($0)" } ?? ""))
         }
         guard !rows.isEmpty else { return "<p class=\"muted\">Nothing to list: no stress or activity episodes, exercises, notes or link losses.</p>" }
         rows.sort { ($0.seconds, $0.order) < ($1.seconds, $1.order) }
@@ -33,11 +33,6 @@ enum SessionEvents {
             caption: "Times are local clock times on the session's timeline (see “How to read this report”).",
             headings: [ReportPage.Cell("Time"), ReportPage.Cell("Event"), ReportPage.Cell("Details")],
             rows: rows.map(\.cells))
-    }
-
-    /// `12 s`; `under 1 s` (a session streamed faster than real time has gaps of no length).
-    static func length(_ gap: SessionTimeline.Gap) -> String {
-        gap.length < 1 ? "under 1 s" : Formatting.duration(gap.length)
     }
 
     /// `RMSSD 19 → 73 → 53 ms, heart rate 80 → 65 → 63 bpm (minute before → during → 2 min after)`.

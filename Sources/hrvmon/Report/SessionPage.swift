@@ -15,7 +15,7 @@ enum SessionPage {
             kicker: "hrvmon · session report",
             title: "\(LocalTime.longDate(start)), \(String(WallClock.timeOfDay(start).prefix(5)))–\(String(WallClock.timeOfDay(report.timeline.end).prefix(5)))",
             subtitle: subtitle)
-        body += ReportPage.figures(figures(report))
+        body += ReportPage.figures(figures(report), columns: 5)
         body += warnings(report).map(ReportPage.warning).joined()
         if report.file.beats.isEmpty {
             body += "<p class=\"muted\">No beats were recorded, so there is nothing to chart.</p>"
@@ -37,10 +37,11 @@ enum SessionPage {
         let activity = report.activityEpisodes
         var figures = [
             ReportPage.Figure(
-                label: "Duration", value: Formatting.duration(report.timeline.end - report.timeline.origin),
-                detail: report.timeline.gaps.isEmpty ? "first to last beat" : "\(Formatting.duration(report.timeline.length)) with beats"),
+                label: "Duration", value: Formatting.elapsed(report.timeline.end - report.timeline.origin),
+                detail: report.timeline.gaps.isEmpty ? "first to last beat"
+                    : "\(Formatting.elapsed(report.timeline.gaps.reduce(0) { $0 + $1.length })) without signal"),
             ReportPage.Figure(
-                label: "Beats", value: String(report.file.beats.count),
+                label: "Beats", value: Formatting.grouped(report.file.beats.count),
                 detail: corrections.usable == 0 ? nil
                     : "\(Formatting.fixed(100 * Double(corrections.corrected) / Double(corrections.usable), digits: 1)) % corrected"),
             ReportPage.Figure(label: "Mean heart rate", value: summary?.heartRate.map { Formatting.fixed($0, digits: 0) + " bpm" } ?? none, detail: "60 000 / mean NN"),
@@ -49,15 +50,16 @@ enum SessionPage {
                 detail: summary?.rmssd.flatMap { $0 > 0 ? "ln RMSSD \(Formatting.fixed(log($0), digits: 2))" : nil }),
             ReportPage.Figure(label: "SDNN", value: summary?.sdnn.map { Formatting.fixed($0, digits: 1) + " ms" } ?? none, detail: "whole session"),
             ReportPage.Figure(
-                label: "Stress", value: minutes(report.stressSeconds),
+                label: "Stress", value: Formatting.minutes(report.stressSeconds),
                 detail: stress.isEmpty ? "no episode" : Formatting.count(stress.count, "episode")
                     + (stress.compactMap(\.peakLevel).max().map { ", peak level \(Formatting.fixed($0, digits: 0))" } ?? "")),
             ReportPage.Figure(
-                label: "Activity", value: minutes(activity.reduce(0) { $0 + $1.duration }),
+                label: "Activity", value: Formatting.minutes(activity.reduce(0) { $0 + $1.duration }),
                 detail: activity.isEmpty ? "no episode" : Formatting.count(activity.count, "episode")),
             ReportPage.Figure(
-                label: "Breathing", value: Formatting.count(report.exercises.count, "exercise"),
-                detail: report.exercises.isEmpty ? nil : minutes(report.exercises.reduce(0) { $0 + $1.end - $1.start }) + " in all"),
+                label: "Breathing", value: String(report.exercises.count),
+                detail: report.exercises.isEmpty ? "no exercise" : Formatting.count(report.exercises.count, "exercise") + ", "
+                    + Formatting.minutes(report.exercises.reduce(0) { $0 + $1.end - $1.start })),
         ]
         if let baseline = report.baseline {
             figures.append(ReportPage.Figure(
@@ -80,13 +82,13 @@ enum SessionPage {
             warnings.append("The session ended abruptly: its last line (line \(torn)) was cut short, as by a crash or power loss. Everything before it is shown.")
         }
         if report.file.summary == nil {
-            warnings.append("The session did not end normally, so its whole-session figures were never written (shown as —). `hrvmon analyze` on the session file recomputes them.")
+            warnings.append("The session did not end normally, so its whole-session figures were never written (shown as —); “hrvmon analyze” on the session file recomputes them.")
         }
         if report.file.unknownLines > 0 {
             warnings.append("\(Formatting.count(report.file.unknownLines, "line")) of kinds this hrvmon does not know were skipped (the file was written by a newer hrvmon).")
         }
         if report.baseline == nil, !report.file.beats.isEmpty {
-            warnings.append("No resting baseline: the session ended before it had calibrated (its first \(seconds(report.settings.stress.calibration)) at rest), so no stress could be judged.")
+            warnings.append("No resting baseline: the session ended before it had calibrated (its first \(Formatting.setting(seconds: report.settings.stress.calibration)) at rest), so no stress could be judged.")
         }
         return warnings
     }
@@ -109,23 +111,11 @@ enum SessionPage {
         let stress = settings.stress
         let paragraphs = [
             "Times are local clock times (\(LocalTime.offsetName(at: report.timeline.origin))). The time axis is the session's beat timeline: the first beat's clock time plus the heartbeats since, plus the length of any link loss; notes sit at the last beat before they were taken.",
-            "Heart rate is 60 000 / mean NN and RMSSD the root mean square of successive differences between beats, both over the rolling \(seconds(settings.pipeline.rmssdWindow)) window, after artifact correction (the causal Kubios method; a beat changed by it is marked with an amber tick). SDNN is the standard deviation of all beats of the session.",
-            "The resting normal range is the baseline stress is judged against: mean ln RMSSD ± 1 SD, shown as RMSSD. It is the personal baseline of the last days when there were enough of them, otherwise this session's first \(seconds(stress.calibration)) at rest.",
-            "Stress (red) is low vagal activity while the body is not active: ln RMSSD at least \(Formatting.fixed(stress.onsetMargin, digits: 1)) SD below the resting mean with heart rate at least \(Formatting.fixed(stress.heartRateMargin, digits: 0)) bpm above resting, held for \(seconds(stress.sustain)); it is dated back to where the condition began. Physical activity (blue) is heart rate \(Formatting.fixed(stress.activityMargin, digits: 0)) bpm or more above resting, and is never counted as stress. Level: 0–100, 25 at the resting baseline.",
+            "Heart rate is 60 000 / mean NN and RMSSD the root mean square of successive differences between beats, both over the rolling \(Formatting.setting(seconds: settings.pipeline.rmssdWindow)) window, after artifact correction (the causal Kubios method; a beat changed by it is marked with an amber tick). SDNN is the standard deviation of all beats of the session.",
+            "The resting normal range is the baseline stress is judged against: mean ln RMSSD ± 1 SD, shown as RMSSD. It is the personal baseline of the last days when there were enough of them, otherwise this session's first \(Formatting.setting(seconds: stress.calibration)) at rest.",
+            "Stress (red) is low vagal activity while the body is not active: ln RMSSD at least \(Formatting.fixed(stress.onsetMargin, digits: 1)) SD below the resting mean with heart rate at least \(Formatting.fixed(stress.heartRateMargin, digits: 0)) bpm above resting, held for \(Formatting.setting(seconds: stress.sustain)); it is dated back to where the condition began. Physical activity (blue) is heart rate \(Formatting.fixed(stress.activityMargin, digits: 0)) bpm or more above resting, and is never counted as stress. Level: 0–100, 25 at the resting baseline.",
             "Made from the session file \(report.id).jsonl; the figures are the ones the session recorded. This report is a summary for reflection, not a medical assessment.",
         ]
         return "<section class=\"about\"><h2>How to read this report</h2>" + paragraphs.map { "<p>\($0.htmlEscaped)</p>" }.joined() + "</section>"
-    }
-
-    /// A setting's length: `60 s`, `3 min`.
-    static func seconds(_ value: Double) -> String {
-        value < 120 || value.truncatingRemainder(dividingBy: 60) != 0 ? "\(Formatting.fixed(value, digits: 0)) s" : "\(Int(value) / 60) min"
-    }
-
-    /// `12 min`, `1 h 05 min`, `40 s` (whole minutes from a minute on).
-    static func minutes(_ seconds: Double) -> String {
-        guard seconds >= 60 else { return "\(Int(seconds.rounded())) s" }
-        let total = Int((seconds / 60).rounded())
-        return total >= 60 ? "\(total / 60) h \(total % 60 < 10 ? "0" : "")\(total % 60) min" : "\(total) min"
     }
 }

@@ -54,7 +54,7 @@ enum StressHeatMap {
 
     private static func describe(_ cell: DaysReport.Hour) -> String {
         guard cell.monitoredSeconds >= 1 else { return "not monitored" }
-        return "\(SessionPage.minutes(cell.stressSeconds)) of stress in \(SessionPage.minutes(cell.monitoredSeconds)) monitored"
+        return "\(Formatting.minutes(cell.stressSeconds)) of stress in \(Formatting.minutes(cell.monitoredSeconds)) monitored"
     }
 
     private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
