@@ -68,6 +68,25 @@ import Testing
         #expect(abs(timeline.monitored.reduce(0) { $0 + $1.end - $1.start } - timeline.length) < 1e-6)
     }
 
+    /// Streamed faster than real time (a replay, a test): packets arrive a millisecond apart and
+    /// their beats are back-dated by seconds, so beat times run backwards at each packet; a note
+    /// still sits after the packets received before it.
+    @Test func noteSitsAfterThePacketsBeforeIt() throws {
+        var lines = [#"{"type":"session","t":1000,"format":"hrvmon-session","version":1,"program":"hrvmon 0.1.0","id":"fast","start_local":"","source":"live","device":{},"baseline":null,"config":{}}"#]
+        for packet in 0..<3 {
+            let received = 1001 + Double(packet) / 1000
+            for beat in 0..<3 {
+                let time = received - Double(2 - beat) * 1000 / 1024
+                lines.append(#"{"type":"rr","t":\#(time),"recv":\#(received),"pkt":\#(packet + 1),"seq":\#(packet * 3 + beat + 1),"rr_1024":1000,"rr_ms":976.5625,"hr_bpm":61,"contact":"detected"}"#)
+            }
+            if packet == 0 { lines.append(#"{"type":"note","t":\#(received + 0.0005),"text":"after the first packet"}"#) }
+        }
+        let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let report = SessionReport(file: try SessionFileReader.read(bytes, source: "fast.jsonl"), effects: [])
+        #expect(report.notes.map(\.seconds) == [3 * SessionFixture.interval])
+        #expect(report.timeline.length == 9 * SessionFixture.interval)
+    }
+
     @Test func sessionThatEndedAbruptlySaysSo() throws {
         let report = try Self.report(SessionFixture(start: Self.start, summary: false, tornTail: true))
         #expect(report.file.tornLine != nil)

@@ -43,19 +43,19 @@ enum DaysPage {
         ]
         if let latest = restingDays.last, let resting = latest.resting {
             figures.append(ReportPage.Figure(
-                label: "Latest resting RMSSD", value: Formatting.fixed(exp(resting.lnRMSSD), digits: 0) + " ms",
-                detail: "\(LocalTime.shortDate(latest.day)), ln \(Formatting.fixed(resting.lnRMSSD, digits: 2))"))
+                label: "Resting RMSSD", value: Formatting.fixed(exp(resting.lnRMSSD), digits: 0) + " ms",
+                detail: "latest, \(LocalTime.shortDate(latest.day)); ln \(Formatting.fixed(resting.lnRMSSD, digits: 2))"))
             figures.append(ReportPage.Figure(
-                label: "Latest resting HR", value: Formatting.fixed(resting.restingHR, digits: 0) + " bpm", detail: LocalTime.shortDate(latest.day)))
+                label: "Resting HR", value: Formatting.fixed(resting.restingHR, digits: 0) + " bpm", detail: "latest, " + LocalTime.shortDate(latest.day)))
         } else {
             figures.append(ReportPage.Figure(label: "Resting values", value: "—", detail: "none in these days"))
         }
         if let baseline = report.days.last?.baseline {
             figures.append(ReportPage.Figure(
-                label: "Normal range today", value: "\(Formatting.fixed(exp(baseline.lnRMSSDMean - baseline.lnRMSSDSD), digits: 0))–\(Formatting.fixed(exp(baseline.lnRMSSDMean + baseline.lnRMSSDSD), digits: 0)) ms",
-                detail: "personal baseline of \(Formatting.count(baseline.samples, "day"))"))
+                label: "Normal range", value: "\(Formatting.fixed(exp(baseline.lnRMSSDMean - baseline.lnRMSSDSD), digits: 0))–\(Formatting.fixed(exp(baseline.lnRMSSDMean + baseline.lnRMSSDSD), digits: 0)) ms",
+                detail: "RMSSD today, from \(Formatting.count(baseline.samples, "day"))"))
         } else {
-            figures.append(ReportPage.Figure(label: "Normal range today", value: "—", detail: "too few days of resting data yet"))
+            figures.append(ReportPage.Figure(label: "Normal range", value: "—", detail: "too few days of resting data yet"))
         }
         return figures
     }

@@ -4,8 +4,8 @@ import SessionLog
 /// seconds of RR from the first beat; the clock time of such a position is the first beat's
 /// clock time, plus the RR since, plus the length of every link loss before it (no beats, so no
 /// RR, accrue during one). Clock-time records (notes, link changes) are placed on the RR
-/// timeline at the last beat received before them, so a session streamed faster than real time
-/// (a replay, a test) still shows each note where it was taken.
+/// timeline where the last notification before them left it, so a session streamed faster than
+/// real time (a replay, a test) still shows each note where it was taken.
 struct SessionTimeline {
     /// A stretch without beats between two beats, after a link loss.
     struct Gap {
@@ -20,40 +20,35 @@ struct SessionTimeline {
     /// RR seconds of the whole session.
     let length: Double
     let gaps: [Gap]
-    /// Each beat's clock time and RR seconds at its end, in order.
-    private let beats: [(time: Double, seconds: Double)]
+    /// Each notification's arrival and the RR seconds after its beats, in order.
+    private let received: [(time: Double, seconds: Double)]
 
     init(_ file: SessionFile) {
-        var beats: [(time: Double, seconds: Double)] = []
-        beats.reserveCapacity(file.beats.count)
-        var seconds = 0.0
-        for beat in file.beats {
-            seconds += Double(beat.ticks) / 1024
-            beats.append((beat.time, seconds))
-        }
-        self.beats = beats
-        length = seconds
-        origin = file.beats.first.map { $0.time - Double($0.ticks) / 1024 } ?? file.header.start
-
-        // Gaps sit between the beats of the packets around them.
+        var received: [(time: Double, seconds: Double)] = []
         var gaps: [Gap] = []
-        var beatsBefore = 0
+        var seconds = 0.0
+        var beats = 0
         var pendingGap = false
         for step in file.steps {
             switch step {
-            case .gap: pendingGap = beatsBefore > 0
-            case .packet(let measurement, _):
-                if pendingGap, beatsBefore < beats.count {
-                    let last = beats[beatsBefore - 1], next = beats[beatsBefore]
-                    let rr = next.seconds - last.seconds
-                    gaps.append(Gap(position: last.seconds, length: max(0, next.time - rr - last.time)))
+            case .gap: pendingGap = beats > 0
+            case .packet(let measurement, let time):
+                // The gap lasted from the last beat before it to the start of the next beat.
+                if pendingGap, beats < file.beats.count {
+                    let last = file.beats[beats - 1], next = file.beats[beats]
+                    gaps.append(Gap(position: seconds, length: max(0, next.time - Double(next.ticks) / 1024 - last.time)))
                 }
                 pendingGap = false
-                beatsBefore += measurement.rrIntervals.count
+                seconds = measurement.rrIntervals.reduce(seconds) { $0 + Double($1) / 1024 }
+                beats += measurement.rrIntervals.count
+                received.append((time, seconds))
             case .malformed, .exercise: break
             }
         }
+        self.received = received
         self.gaps = gaps
+        length = seconds
+        origin = file.beats.first.map { $0.time - Double($0.ticks) / 1024 } ?? file.header.start
     }
 
     /// Clock time of a position on the RR timeline.
@@ -64,14 +59,15 @@ struct SessionTimeline {
     /// Clock time of the session's last beat.
     var end: Double { clock(length) }
 
-    /// RR seconds reached by clock time `time`: at the last beat received at or before it.
+    /// RR seconds reached by clock time `time`: after the last notification received at or
+    /// before it.
     func seconds(at time: Double) -> Double {
-        var low = 0, high = beats.count
+        var low = 0, high = received.count
         while low < high {
             let middle = (low + high) / 2
-            if beats[middle].time <= time { low = middle + 1 } else { high = middle }
+            if received[middle].time <= time { low = middle + 1 } else { high = middle }
         }
-        return low == 0 ? 0 : beats[low - 1].seconds
+        return low == 0 ? 0 : received[low - 1].seconds
     }
 
     /// The stretches with beats, in clock time: the session less its link losses.
