@@ -21,10 +21,10 @@ struct DailyCharts {
             guard let baseline = day.baseline else { continue }
             let (mean, sd) = (baseline.lnRMSSDMean, baseline.lnRMSSDSD)
             chart.box(x: Double(index), Double(index + 1), y: mean - sd, mean + sd, class: "band",
-                      title: "\(LocalTime.shortDate(day.day)): normal range \(Formatting.fixed(mean - sd, digits: 2))–\(Formatting.fixed(mean + sd, digits: 2)) (RMSSD \(ms(exp(mean - sd)))–\(ms(exp(mean + sd)))), personal baseline of \(Formatting.count(baseline.samples, "day"))")
+                      title: "\(LocalTime.shortDate(day.day)): normal range \(Formatting.fixed(mean - sd, digits: 2))–\(Formatting.fixed(mean + sd, digits: 2)) (RMSSD \(Formatting.milliseconds(baseline.normalRMSSD.lowerBound))–\(Formatting.milliseconds(baseline.normalRMSSD.upperBound))), personal baseline of \(Formatting.count(baseline.samples, "day"))")
         }
         plot(\.resting?.lnRMSSD, on: &chart, line: "line-ln", dot: "dot-ln") { day, value in
-            "\(LocalTime.shortDate(day.day)): ln RMSSD \(Formatting.fixed(value, digits: 2)) (RMSSD \(ms(exp(value)))) at rest"
+            "\(LocalTime.shortDate(day.day)): ln RMSSD \(Formatting.fixed(value, digits: 2)) (RMSSD \(Formatting.milliseconds(exp(value)))) at rest"
         }
         emptyNote(values.isEmpty, "No resting measurements in these days", on: &chart)
         return chart.rendered(
@@ -113,5 +113,4 @@ struct DailyCharts {
         chart.text(text, x: Double(count) / 2, y: (chart.y.domain.lowerBound + chart.y.domain.upperBound) / 2, class: "empty-label")
     }
 
-    private func ms(_ value: Double) -> String { Formatting.fixed(value, digits: 0) + " ms" }
 }

@@ -43,7 +43,7 @@ enum DaysPage {
         ]
         if let latest = restingDays.last, let resting = latest.resting {
             figures.append(ReportPage.Figure(
-                label: "Resting RMSSD", value: Formatting.fixed(exp(resting.lnRMSSD), digits: 0) + " ms",
+                label: "Resting RMSSD", value: Formatting.milliseconds(exp(resting.lnRMSSD)),
                 detail: "latest, \(LocalTime.shortDate(latest.day)); ln \(Formatting.fixed(resting.lnRMSSD, digits: 2))"))
             figures.append(ReportPage.Figure(
                 label: "Resting HR", value: Formatting.fixed(resting.restingHR, digits: 0) + " bpm", detail: "latest, " + LocalTime.shortDate(latest.day)))
@@ -52,7 +52,7 @@ enum DaysPage {
         }
         if let baseline = report.days.last?.baseline {
             figures.append(ReportPage.Figure(
-                label: "Normal range", value: "\(Formatting.fixed(exp(baseline.lnRMSSDMean - baseline.lnRMSSDSD), digits: 0))–\(Formatting.fixed(exp(baseline.lnRMSSDMean + baseline.lnRMSSDSD), digits: 0)) ms",
+                label: "Normal range", value: "\(Formatting.fixed(baseline.normalRMSSD.lowerBound, digits: 0))–\(Formatting.milliseconds(baseline.normalRMSSD.upperBound))",
                 detail: "RMSSD today, from \(Formatting.count(baseline.samples, "day"))"))
         } else {
             figures.append(ReportPage.Figure(label: "Normal range", value: "—", detail: "too few days of resting data yet"))
@@ -89,6 +89,6 @@ enum DaysPage {
             "Resting values come from the personal resting history (one value per day: each session's first minutes at rest, and readings added with “hrvmon baseline add”). The normal range of a day is the personal baseline as it stood then: mean ln RMSSD ± 1 SD over its last days, once there were enough of them.",
             "This report is a summary for reflection, not a medical assessment.",
         ]
-        return "<section class=\"about\"><h2>How to read this report</h2>" + paragraphs.map { "<p>\($0.htmlEscaped)</p>" }.joined() + "</section>"
+        return ReportPage.about(paragraphs)
     }
 }

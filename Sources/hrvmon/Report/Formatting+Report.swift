@@ -18,6 +18,9 @@ extension Formatting {
         value < 120 || value.truncatingRemainder(dividingBy: 60) != 0 ? "\(fixed(value, digits: 0)) s" : "\(Int(value) / 60) min"
     }
 
+    /// `45 ms`.
+    static func milliseconds(_ value: Double) -> String { fixed(value, digits: 0) + " ms" }
+
     /// `103,111`.
     static func grouped(_ value: Int) -> String {
         let digits = String(value)

@@ -53,6 +53,11 @@ enum ReportPage {
         return "<section class=\"figures columns-\(columns)\" aria-label=\"Key figures\">\(cards.joined())</section>"
     }
 
+    /// The closing "How to read this report" section.
+    static func about(_ paragraphs: [String]) -> String {
+        "<section class=\"about\"><h2>How to read this report</h2>" + paragraphs.map { "<p>\($0.htmlEscaped)</p>" }.joined() + "</section>"
+    }
+
     static func warning(_ text: String) -> String { "<p class=\"warning\" role=\"note\">\(text.htmlEscaped)</p>" }
 
     /// Swatches naming what the colours of the charts above mean; `swatch` is the swatch's classes.

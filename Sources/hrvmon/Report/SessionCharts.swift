@@ -38,14 +38,14 @@ struct SessionCharts {
 
     func rmssd() -> String {
         let points = series { $0.rmssd }
-        let band = report.baseline.map { (low: exp($0.lnRMSSDMean - $0.lnRMSSDSD), mean: exp($0.lnRMSSDMean), high: exp($0.lnRMSSDMean + $0.lnRMSSDSD)) }
+        let band = report.baseline.map { (low: $0.normalRMSSD.lowerBound, mean: $0.restingRMSSD, high: $0.normalRMSSD.upperBound) }
         let highest = max(points.compactMap(\.y).max() ?? 60, band?.high ?? 0)
         let (range, ticks) = NiceTicks.covering(0, highest * 1.05, count: 5)
         var chart = SVGChart(width: Self.width, height: Self.height, x: domain, y: range)
         drawSpans(on: &chart)
         if let band, let baseline = report.baseline {
-            chart.horizontalBand(band.low, band.high, class: "band", title: "Resting normal range: RMSSD \(ms(band.low))–\(ms(band.high)) (ln RMSSD \(Formatting.fixed(baseline.lnRMSSDMean, digits: 2)) ± \(Formatting.fixed(baseline.lnRMSSDSD, digits: 2)), \(Self.describe(baseline)))")
-            chart.horizontalRule(at: band.mean, class: "band-mean", title: "Resting RMSSD: \(ms(band.mean))")
+            chart.horizontalBand(band.low, band.high, class: "band", title: "Resting normal range: RMSSD \(Formatting.milliseconds(band.low))–\(Formatting.milliseconds(band.high)) (ln RMSSD \(Formatting.fixed(baseline.lnRMSSDMean, digits: 2)) ± \(Formatting.fixed(baseline.lnRMSSDSD, digits: 2)), \(Self.describe(baseline)))")
+            chart.horizontalRule(at: band.mean, class: "band-mean", title: "Resting RMSSD: \(Formatting.milliseconds(band.mean))")
         }
         chart.yAxis(ticks, title: "RMSSD, ms")
         chart.xAxis(ClockTicks.ticks(from: domain.lowerBound, to: domain.upperBound, count: 12))
@@ -54,7 +54,7 @@ struct SessionCharts {
         return chart.rendered(
             id: "rmssd", title: "RMSSD",
             summary: "RMSSD over the rolling \(window) window from \(clockRange)\(extent(points, unit: "ms"))"
-                + (band.map { "; the shaded band is the resting normal range, \(ms($0.low)) to \(ms($0.high))" } ?? "") + ".")
+                + (band.map { "; the shaded band is the resting normal range, \(Formatting.milliseconds($0.low)) to \(Formatting.milliseconds($0.high))" } ?? "") + ".")
     }
 
     /// `personal baseline of 7 days` or `session calibration, 32 windows`.
@@ -138,7 +138,6 @@ struct SessionCharts {
         return ", between \(Formatting.fixed(low, digits: 0)) and \(Formatting.fixed(high, digits: 0)) \(unit)"
     }
 
-    private func ms(_ value: Double) -> String { Formatting.fixed(value, digits: 0) + " ms" }
 
     func episodeTitle(_ episode: StressEpisode) -> String {
         let name = episode.kind == .stress ? "Stress" : "Activity"

@@ -63,7 +63,7 @@ enum SessionPage {
         ]
         if let baseline = report.baseline {
             figures.append(ReportPage.Figure(
-                label: "Resting RMSSD", value: "\(Formatting.fixed(exp(baseline.lnRMSSDMean), digits: 0)) ms",
+                label: "Resting RMSSD", value: Formatting.milliseconds(baseline.restingRMSSD),
                 detail: "HR \(Formatting.fixed(baseline.restingHR, digits: 0)) bpm; "
                     + (baseline.source == .personal ? "personal, \(Formatting.count(baseline.samples, "day"))" : "this session at rest")))
         } else {
@@ -116,6 +116,6 @@ enum SessionPage {
             "Stress (red) is low vagal activity while the body is not active: ln RMSSD at least \(Formatting.fixed(stress.onsetMargin, digits: 1)) SD below the resting mean with heart rate at least \(Formatting.fixed(stress.heartRateMargin, digits: 0)) bpm above resting, held for \(Formatting.setting(seconds: stress.sustain)); it is dated back to where the condition began. Physical activity (blue) is heart rate \(Formatting.fixed(stress.activityMargin, digits: 0)) bpm or more above resting, and is never counted as stress. Level: 0–100, 25 at the resting baseline.",
             "Made from the session file \(report.id).jsonl; the figures are the ones the session recorded. This report is a summary for reflection, not a medical assessment.",
         ]
-        return "<section class=\"about\"><h2>How to read this report</h2>" + paragraphs.map { "<p>\($0.htmlEscaped)</p>" }.joined() + "</section>"
+        return ReportPage.about(paragraphs)
     }
 }
