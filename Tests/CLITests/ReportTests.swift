@@ -97,6 +97,14 @@ import Testing
         #expect(page.contains("<div class=\"value\">—</div>"))
     }
 
+    @Test func sessionWithoutBeatsHasNoCharts() throws {
+        let header = #"{"type":"session","t":1000,"format":"hrvmon-session","version":1,"program":"hrvmon 0.1.0","id":"empty","start_local":"","source":"live","device":{},"baseline":null,"config":{}}"#
+        let file = try SessionFileReader.read(Array((header + "\n").utf8), source: "empty.jsonl")
+        let page = SessionPage.render(SessionReport(file: file, effects: []), generated: 2000)
+        Self.expectWellFormed(page)
+        #expect(!page.contains("<svg") && page.contains("No beats were recorded"))
+    }
+
     @Test func daysReportPutsStressInItsHour() throws {
         let today = try #require(CalendarDay(WallClock.day(Self.start)))
         let earlier = try Self.report(SessionFixture(id: "earlier", start: Self.start - 2 * 86_400))
