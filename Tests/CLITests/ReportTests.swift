@@ -179,6 +179,7 @@ import Testing
 
     @Test func writesThePrivatePageNamedAfterTheSession() throws {
         let (environment, directory) = try Self.home()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let result = try Hrvmon.run(["report", "20251121"], environment: environment, directory: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "hrvmon-20251121-101000.html\n")
@@ -202,7 +203,8 @@ import Testing
         (["20251121", "-o", "/nonexistent/report.html"], "cannot write the report"),
     ])
     func badInputExitsTwo(arguments: [String], message: String) throws {
-        let (environment, _) = try Self.home()
+        let (environment, directory) = try Self.home()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let result = try Hrvmon.run(["report"] + arguments, environment: environment)
         #expect(result.status == 2)
         #expect(result.stderr.contains(message), "\(result.stderr)")
