@@ -20,10 +20,11 @@ enum Hrvmon {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("HRVTests/Fixtures")
 
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], directory: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         // A fresh home for every run: no user's configuration or baseline leaks into a test.
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-home-\(UUID().uuidString)").path
         let isolated = ["XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "HOME": home]

@@ -4,10 +4,10 @@ import Testing
 /// The session file `monitor` keeps: where it lives, what it holds, that it survives `kill -9`
 /// and write failures, and that `analyze` replays it to the live numbers.
 @Suite(.serialized) struct SessionFileTests {
-    /// 4 min rest, 3 min stress and 1 min rest with ectopic beats, simulated (seed 3), as ticks.
-    static func simulatedTicks() throws -> [Int] {
-        let simulate = try LiveProcess(
-            ["simulate", "--scenario", "rest:4m,stress:3m:hr=92:rmssd=14,rest:1m,ectopic=1/min", "--seed", "3"], environment: [:])
+    /// A simulated scenario (seed 3) as ticks; by default 4 min rest, 3 min stress and 1 min rest
+    /// with ectopic beats.
+    static func simulatedTicks(_ scenario: String = "rest:4m,stress:3m:hr=92:rmssd=14,rest:1m,ectopic=1/min") throws -> [Int] {
+        let simulate = try LiveProcess(["simulate", "--scenario", scenario, "--seed", "3"], environment: [:])
         #expect(simulate.waitForExit() == 0)
         return simulate.allLines.compactMap(Double.init).map { Int(($0 * 1.024).rounded()) }
     }

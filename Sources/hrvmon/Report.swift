@@ -1,0 +1,96 @@
+import Foundation
+import ArgumentParser
+import SessionLog
+import Settings
+
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a self-contained HTML report of a session, or of the last days.",
+        discussion: """
+            hrvmon report SESSION: heart rate and RMSSD over the session with the resting baseline, \
+            stress and activity episodes, breathing exercises, corrected beats, link losses and notes, \
+            and a table of events. SESSION is a session id, a unique prefix of one, or a session file.
+
+            hrvmon report --days N: the sessions started in the last N local calendar days (today \
+            included) and the personal resting history: daily trends and stress by hour of day.
+
+            The page needs nothing else: styles inline, no scripts, nothing loaded from the network. \
+            It is created 0600 (it holds health data), written whole or not at all, and its path is \
+            printed.
+            """)
+
+    @Argument(help: "Session id, unique id prefix, or session file path.")
+    var session: String?
+
+    @Option(help: "Report the last N days (1–366) instead of one session.")
+    var days: Int?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp(
+        "Where to write the page; - for standard output. Default: hrvmon-ID.html or hrvmon-YYYY-MM-DD-Ndays.html in the current directory.",
+        valueName: "path"))
+    var output: String?
+
+    @OptionGroup var config: ConfigOptions
+
+    func validate() throws {
+        switch (session, days) {
+        case (nil, nil): throw ValidationError("give a SESSION (id, id prefix or file) or --days N")
+        case (.some, .some): throw ValidationError("give a SESSION or --days N, not both")
+        default: break
+        }
+        if let days, !(1...366).contains(days) { throw ValidationError("--days must be 1–366") }
+        if output?.isEmpty == true { throw ValidationError("--output needs a path, or - for standard output") }
+    }
+
+    func run() throws {
+        let generated = WallClock.now()
+        let (page, defaultPath) = if let session {
+            try sessionPage(session, generated: generated)
+        } else {
+            try daysPage(days!, generated: generated)
+        }
+        let path = output ?? defaultPath
+        do { try ReportFile.write(page, to: path) } catch { throw badInput(error) }
+        if path != "-" { print(path) }
+    }
+
+    private func sessionPage(_ reference: String, generated: Double) throws -> (page: String, path: String) {
+        let path: String
+        let bytes: [UInt8]
+        let file: SessionFile
+        do {
+            path = try SessionStore.find(reference)
+            bytes = try InputFile.read(path)
+            file = try SessionFileReader.read(bytes, source: path)
+        } catch {
+            throw badInput(error)
+        }
+        if let torn = file.tornLine {
+            FileStream.printError("hrvmon: \(path):\(torn): the last line was cut short (the session ended abruptly); reporting the lines before it")
+        }
+        let report = SessionReport(file: file, effects: ExerciseEffectRecord.all(in: bytes))
+        return (SessionPage.render(report, generated: generated), "hrvmon-\(file.header.id).html")
+    }
+
+    private func daysPage(_ count: Int, generated: Double) throws -> (page: String, path: String) {
+        let settings = try config.load()
+        let history: BaselineHistory
+        do { history = try DataDirectory.loadHistory() } catch { throw badInput(error) }
+        let today = CalendarDay(WallClock.day(generated))!
+        // Ids begin with the local start date (YYYYMMDD), so older files need not be read.
+        let first = CalendarDay(ordinal: today.ordinal - (count - 1)).text.replacingOccurrences(of: "-", with: "")
+        var sessions: [SessionReport] = []
+        var unreadable: [(id: String, reason: String)] = []
+        for path in SessionStore.all() where SessionStore.id(of: path) >= first {
+            do {
+                let bytes = try InputFile.read(path)
+                sessions.append(SessionReport(file: try SessionFileReader.read(bytes, source: path), effects: ExerciseEffectRecord.all(in: bytes)))
+            } catch {
+                FileStream.printError("hrvmon: \(error); left out of the report")
+                unreadable.append((SessionStore.id(of: path), "\(error)"))
+            }
+        }
+        let report = DaysReport(sessions: sessions, unreadable: unreadable, history: history, settings: settings, today: today, count: count)
+        return (DaysPage.render(report, generated: generated), "hrvmon-\(today.text)-\(count)days.html")
+    }
+}

@@ -1,0 +1,68 @@
+import HRV
+import SessionLog
+import Settings
+
+/// One session as the reports show it: what its file recorded, each moment placed on the clock.
+/// Figures are the file's own (its summary line), never recomputed, so the report says what the
+/// session said; a session that ended abruptly has no summary, and the report says that instead.
+struct SessionReport {
+    struct Note {
+        /// 1, 2, … in the order taken: the label of its marker on the charts.
+        var number: Int
+        /// RR seconds.
+        var seconds: Double
+        var text: String
+    }
+
+    let file: SessionFile
+    /// The settings the session ran with (its header), for the definitions the page states.
+    let settings: Settings
+    let timeline: SessionTimeline
+    let exercises: [BreathingExercise]
+    let notes: [Note]
+
+    init(file: SessionFile, effects: [ExerciseEffectRecord]) {
+        self.file = file
+        settings = (try? SettingsFile.parse(file.header.configuration, source: file.header.id)) ?? Settings()
+        let timeline = SessionTimeline(file)
+        self.timeline = timeline
+        exercises = BreathingExercise.all(in: file, effects: effects, sessionLength: timeline.length)
+        notes = file.notes.enumerated().map { Note(number: $0.offset + 1, seconds: timeline.seconds(at: $0.element.time), text: $0.element.text) }
+    }
+
+    var id: String { file.header.id }
+
+    /// The baseline stress was judged against: what the session calibrated or the personal one
+    /// it started with.
+    var baseline: Baseline? { file.summary?.baseline ?? file.header.baseline }
+
+    var stressEpisodes: [StressEpisode] { file.episodes.filter { $0.kind == .stress } }
+    var activityEpisodes: [StressEpisode] { file.episodes.filter { $0.kind == .activity } }
+    var stressSeconds: Double { stressEpisodes.reduce(0) { $0 + $1.duration } }
+
+    /// Beats on the corrected timeline changed by correction, of those usable (implausible
+    /// values are left out, not corrected), as the pipeline counts them.
+    var corrections: (corrected: Int, usable: Int) {
+        var corrected = 0, usable = 0
+        for beat in file.placed where beat.kind != ArtifactClass.implausible.rawValue {
+            usable += 1
+            if beat.kind != "normal" { corrected += 1 }
+        }
+        return (corrected, usable)
+    }
+
+    /// Clock time of an RR-timeline position.
+    func clock(_ seconds: Double) -> Double { timeline.clock(seconds) }
+
+    /// `10:40:12`.
+    func time(_ seconds: Double) -> String { WallClock.timeOfDay(clock(seconds)) }
+
+    /// `10:40:12–10:46:18`.
+    func span(_ start: Double, _ end: Double) -> String { time(start) + "–" + time(end) }
+
+    /// Why the link was lost before `gap`: the link change recorded there (disconnected, stalled…).
+    func cause(of gap: SessionTimeline.Gap) -> String? {
+        file.links.first { $0.state != "connected" && timeline.seconds(at: $0.time) == gap.position }
+            .map { $0.detail.isEmpty ? $0.state : $0.detail }
+    }
+}
