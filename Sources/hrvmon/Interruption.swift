@@ -1,3 +1,4 @@
+import DBus
 import Glibc
 
 /// SIGINT / SIGTERM turned into a flag the main loop checks, so it can restore the terminal
@@ -38,5 +39,16 @@ enum Interruption {
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
         sigprocmask(SIG_UNBLOCK, &signals, nil)
+    }
+
+    /// Installs the handlers and runs `action` on the loop at each SIGINT or SIGTERM.
+    static func watch(on loop: EventLoop, _ action: @escaping () -> Void) {
+        install()
+        let descriptor = descriptor
+        loop.watch(descriptor) { _ in
+            var drain = [UInt8](repeating: 0, count: 64)
+            while drain.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+            action()
+        }
     }
 }

@@ -1,0 +1,38 @@
+import HeartRateProtocol
+import Simulation
+
+/// What a chest strap sends for simulated beats: a Heart Rate Measurement notification every
+/// second carrying the RR intervals completed since the previous one — one or two, and none now
+/// and then when the heart is slower than 60 bpm — with the heart rate of the newest interval.
+enum SimulatedStrap {
+    struct Notification: Equatable {
+        /// Seconds from the start of the recording.
+        var seconds: Double
+        var bytes: [UInt8]
+    }
+
+    static let interval = 1.0
+
+    static func notifications(for beats: [SimulatedBeat]) -> [Notification] {
+        var notifications: [Notification] = []
+        var next = 0
+        var heartRate: UInt16?
+        var tick = 1
+        while next < beats.count {
+            let seconds = Double(tick) * interval
+            var intervals: [UInt16] = []
+            while next < beats.count, beats[next].seconds <= seconds {
+                intervals.append(beats[next].rrTicks)
+                next += 1
+            }
+            if let newest = intervals.last { heartRate = UInt16((60 * 1024 / Double(newest)).rounded()) }
+            // Before the first beat there is no heart rate to send.
+            if let heartRate {
+                let measurement = HeartRateMeasurement(heartRate: heartRate, sensorContact: .detected, rrIntervals: intervals)
+                notifications.append(Notification(seconds: seconds, bytes: measurement.encoded()))
+            }
+            tick += 1
+        }
+        return notifications
+    }
+}
