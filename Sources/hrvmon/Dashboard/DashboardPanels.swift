@@ -4,21 +4,28 @@ import Monitor
 /// The dashboard's boxed panels — the stress prompt, the pacer, the finished exercise and its
 /// measured effect, the end of the session — and its help screen.
 extension DashboardState {
-    func panels(width: Int) -> [[StyledLine]] {
+    /// Each panel in full, and in one line for a small terminal.
+    func panels(width: Int) -> [(full: [StyledLine], compact: [StyledLine])] {
         let inner = max(10, min(96, width - 8))
-        var panels: [[StyledLine]] = []
-        if let prompt { panels.append(box("Stress", .alarm, promptLines(prompt, inner), inner)) }
+        var panels: [(full: [StyledLine], compact: [StyledLine])] = []
+        if let prompt {
+            var line = StyledLine("  STRESS ", .alarm)
+            line.append(prompt.reason + (configuration.acceptsKeys ? " — b: breathe" : ""))
+            panels.append((box("Stress", .alarm, promptLines(prompt, inner), inner), [line]))
+        }
         if let exercise { panels.append(pacerPanel(exercise, inner)) }
         if let (pattern, seconds) = finishedExercise {
             let text = "\(Formatting.duration(seconds)) of \(pattern) breathing. Its effect is measured over the next "
                 + "\(Formatting.duration(ExerciseEffect.settle)): RMSSD and heart rate before, during and after."
-            panels.append(box("Exercise done", .calm, StyledLine.wrap(text, width: inner).map { StyledLine($0) }, inner))
+            panels.append((
+                box("Exercise done", .calm, StyledLine.wrap(text, width: inner).map { StyledLine($0) }, inner),
+                [StyledLine("  exercise done: its effect follows in \(Formatting.duration(ExerciseEffect.settle))", .calm)]))
         }
-        if let effect { panels.append(box("Effect of the exercise", .good, effectLines(effect), inner)) }
+        if let effect { panels.append((box("Effect of the exercise", .good, effectLines(effect), inner), [StyledLine("  " + effect.summary, .good)])) }
         if let summary {
             var lines = [StyledLine(LiveWriter.text(summary))]
             if configuration.acceptsKeys { lines.append(StyledLine("Press q to quit.", .faint)) }
-            panels.append(box("Session over", .strong, lines, inner))
+            panels.append((box("Session over", .strong, lines, inner), [StyledLine("  session over: " + LiveWriter.text(summary), .strong)]))
         }
         return panels
     }
@@ -31,7 +38,7 @@ extension DashboardState {
             + StyledLine.wrap("Tip: " + prompt.tip, width: inner).prefix(2).map { StyledLine($0, .faint) }
     }
 
-    private func pacerPanel(_ exercise: Exercise, _ inner: Int) -> [StyledLine] {
+    private func pacerPanel(_ exercise: Exercise, _ inner: Int) -> (full: [StyledLine], compact: [StyledLine]) {
         let pattern = exercise.pacer.pattern
         let position = exercise.pacer.position
         let elapsed = max(0, now - exercise.start)
@@ -42,7 +49,9 @@ extension DashboardState {
         let title = "\(pattern.name) breathing, \(Formatting.fixed(pattern.breathsPerMinute, digits: 1)) a minute · "
             + "\(Formatting.clock(elapsed)) of \(Formatting.clock(configuration.exerciseSeconds))"
         let hint = configuration.acceptsKeys ? "Breathe with the bar; b stops the exercise." : "Breathe with the bar."
-        return box(title, style, [bar, StyledLine(hint, .faint)], inner)
+        var compact = StyledLine("  ")
+        compact.append(bar)
+        return (box(title, style, [bar, StyledLine(hint, .faint)], inner), [compact])
     }
 
     private func effectLines(_ effect: ExerciseEffect) -> [StyledLine] {

@@ -24,10 +24,12 @@ extension DashboardState {
 
     // MARK: Layout
 
-    /// A part of the screen; lower `priority` stays longer on a small terminal.
+    /// A part of the screen; lower `priority` stays longer on a small terminal, and a part with a
+    /// `compact` form shrinks to it before it goes.
     private struct Section {
         var priority: Int
         var lines: [StyledLine]
+        var compact: [StyledLine]?
     }
 
     private func sections(width: Int) -> [Section] {
@@ -40,7 +42,7 @@ extension DashboardState {
         sections.append(Section(priority: 4, lines: chartLines(width: width)))
         for panel in panels(width: width) {
             sections.append(Section(priority: 6, lines: [StyledLine()]))
-            sections.append(Section(priority: 1, lines: panel))
+            sections.append(Section(priority: 1, lines: panel.full, compact: panel.compact))
         }
         sections.append(Section(priority: 6, lines: [StyledLine()]))
         sections.append(Section(priority: 2, lines: [signalLine]))
@@ -56,7 +58,12 @@ extension DashboardState {
         while kept.reduce(0, { $0 + $1.lines.count }) > rows - reserve,
             let index = kept.indices.max(by: { kept[$0].priority < kept[$1].priority || (kept[$0].priority == kept[$1].priority && $0 > $1) })
         {
-            kept.remove(at: index)
+            if let compact = kept[index].compact {
+                kept[index].lines = compact
+                kept[index].compact = nil
+            } else {
+                kept.remove(at: index)
+            }
         }
         var lines = kept.flatMap(\.lines)
         let room = rows - lines.count
@@ -201,9 +208,9 @@ extension DashboardState {
             let keys = summary == nil
                 ? [("b", exercise == nil ? "breathe" : "stop breathing"), ("n", "note"), ("?", "help"), ("q", "quit")]
                 : [("?", "help"), ("q", "quit")]
-            for (key, action) in keys {
-                line.append(" " + key, .strong)
-                line.append(" " + action + " ", .faint)
+            for (index, (key, action)) in keys.enumerated() {
+                line.append((index == 0 ? " " : "  ") + key, .strong)
+                line.append(" " + action, .faint)
             }
             return line
         }
