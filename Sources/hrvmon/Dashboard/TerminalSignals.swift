@@ -21,6 +21,11 @@ enum TerminalSignals {
             }
         }
         for signal in signals { install(signal) }
+        // A parent may have started us with them blocked (a blocked mask survives exec).
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for signal in signals { sigaddset(&mask, signal) }
+        sigprocmask(SIG_UNBLOCK, &mask, nil)
         let reader = reader
         return loop.watch(reader) { _ in
             var bytes = [UInt8](repeating: 0, count: 16)
