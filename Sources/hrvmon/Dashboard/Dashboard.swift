@@ -34,13 +34,11 @@ final class Dashboard: SessionOutput {
         self.clock = clock
         self.colors = colors
         self.bell = bell
-        screen.enter()
         if configuration.acceptsKeys {
             keySource = loop.watch(STDIN_FILENO) { [weak self] _ in self?.readKeys() }
         }
         signalSource = TerminalSignals.watch(on: loop) { [weak self] signal in self?.received(signal) }
         loop.runBeforeSleep { [weak self] in self?.drawIfNeeded() }
-        drawIfNeeded()
     }
 
     deinit { close() }
@@ -55,7 +53,6 @@ final class Dashboard: SessionOutput {
     func finish(_ summary: SessionSummary) {
         state.finish(summary)
         needsDrawing = true
-        drawIfNeeded()
     }
 
     /// Gives the terminal back and prints the summary on it, as line output would.
@@ -70,9 +67,12 @@ final class Dashboard: SessionOutput {
         if let summary = state.summary { LiveWriter(format: .text).finish(summary) }
     }
 
+    /// The first drawing takes over the terminal: until the loop runs, a failing start-up (an
+    /// unwritable session file) still prints its message on the normal screen.
     private func drawIfNeeded() {
         guard needsDrawing, !isClosed else { return }
         needsDrawing = false
+        if !screen.isActive { screen.enter() }
         screen.draw(state.render(size: screen.size, colors: colors))
     }
 
@@ -97,8 +97,11 @@ final class Dashboard: SessionOutput {
         // poll said readable, so this read returns at once; stdin stays blocking for the shell's sake.
         let count = bytes.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
         guard count > 0 else {
-            // End of input or a terminal that went away: no more keys to wait for.
-            if count == 0 || (errno != EINTR && errno != EAGAIN) { keySource?.cancel() }
+            // The terminal went away: nobody is left to press q.
+            if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                keySource?.cancel()
+                perform(.quit)
+            }
             return
         }
         for key in decoder.keys(from: Array(bytes[..<count])) {

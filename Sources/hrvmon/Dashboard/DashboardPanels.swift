@@ -41,7 +41,7 @@ extension DashboardState {
     private func pacerPanel(_ exercise: Exercise, _ inner: Int) -> (full: [StyledLine], compact: [StyledLine]) {
         let pattern = exercise.pacer.pattern
         let position = exercise.pacer.position
-        let elapsed = max(0, now - exercise.start)
+        let elapsed = exercise.time - exercise.start
         let style = StyledLine.Style(code: BreathingBar.colorCode(position.phase))
         var bar = StyledLine(BreathingBar.label(position.phase) + " ", style)
         bar.append(BreathingBar.bar(position, width: max(10, min(50, inner - 32))), style)

@@ -34,6 +34,8 @@ struct DashboardState {
     struct Exercise {
         var pacer: BreathingPacer
         var start: Double
+        /// Where the pacer has been moved to.
+        var time: Double
     }
 
     /// One line of the event log.
@@ -105,7 +107,7 @@ struct DashboardState {
         case .episode(let episode) where episode.kind == .stress: prompt = nil
         case .suggestion(let suggestion): prompt = suggestion
         case .exercise(let mark) where mark.kind == .started:
-            exercise = Exercise(pacer: BreathingPacer(pattern: configuration.pattern, start: mark.time), start: mark.time)
+            exercise = Exercise(pacer: BreathingPacer(pattern: configuration.pattern, start: mark.time), start: mark.time, time: mark.time)
             prompt = nil
             finishedExercise = nil
             effect = nil
@@ -121,7 +123,10 @@ struct DashboardState {
 
     /// Moves the pacer to `time` (a frame of its animation).
     mutating func advancePacer(to time: Double) {
-        _ = exercise?.pacer.advance(to: time)
+        guard var running = exercise, time > running.time else { return }
+        _ = running.pacer.advance(to: time)
+        running.time = time
+        exercise = running
     }
 
     /// The exercise has run its configured length and should be stopped.
