@@ -6,7 +6,7 @@ import Simulation
 /// and then when the heart is slower than 60 bpm — with the heart rate averaged over the last
 /// few beats, as straps smooth it.
 enum SimulatedStrap {
-    struct Notification: Equatable {
+    struct Notification {
         /// Seconds from the start of the recording.
         var seconds: Double
         var bytes: [UInt8]

@@ -94,11 +94,11 @@ extension DashboardState {
             ("Ctrl-L", "draw the screen again"),
         ]
         let screen = [
-            "HR, RMSSD, ln RMSSD, pNN50: the RMSSD window of corrected beats (window.rmssd_seconds); SDNN: window.sdnn_seconds",
+            "numbers: corrected beats of the last window.rmssd_seconds (SDNN: window.sdnn_seconds)",
             "state: rest, elevated, stress or activity against the resting baseline; level 0–100",
-            "vs rest: ln RMSSD in resting SDs; ═ the resting band (±1 SD), ┆ where stress begins, ● now",
-            "charts: the last minutes, \(Formatting.fixed(TrendHistory.bucketSeconds, digits: 0)) s a column; state ▁ rest ▄ elevated █ stress ▒ activity · unknown",
-            "signal: skin contact, battery, beats changed by artifact correction, malformed notifications",
+            "vs rest: ln RMSSD in resting SDs: ═ the resting band (±1 SD), ┆ stress begins, ● now",
+            "charts: \(Formatting.fixed(TrendHistory.bucketSeconds, digits: 0)) s a column; ▁ rest ▄ elevated █ stress ▒ activity · unknown",
+            "signal: skin contact, battery, beats changed by correction, malformed notifications",
         ]
         return [StyledLine("  Keys", .strong)]
             + keys.map { key, text in

@@ -14,7 +14,7 @@ extension DashboardState {
         if mode == .help {
             body = helpLines
         } else {
-            body = fit(sections(width: width), rows: size.rows - 2, width: width)
+            body = fit(sections(width: width), rows: size.rows - 2)
         }
         body = Array(body.prefix(max(0, size.rows - 2)))
         body += repeatElement(StyledLine(), count: max(0, size.rows - 2 - body.count))
@@ -51,7 +51,7 @@ extension DashboardState {
 
     /// Drops sections from the least important until the rest fits, then gives the rows left to
     /// the newest events.
-    private func fit(_ sections: [Section], rows: Int, width: Int) -> [StyledLine] {
+    private func fit(_ sections: [Section], rows: Int) -> [StyledLine] {
         var kept = sections
         // Keep one row for the newest event while anything else can go.
         let reserve = rows > 4 ? 1 : 0

@@ -39,7 +39,7 @@ struct DashboardState {
     }
 
     /// One line of the event log.
-    struct LoggedEvent: Equatable {
+    struct LoggedEvent {
         var time: Double
         var text: String
     }

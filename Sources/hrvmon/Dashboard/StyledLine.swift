@@ -30,9 +30,6 @@ struct StyledLine {
         parts += line.parts
     }
 
-    var text: String { parts.map(\.text).joined() }
-    var width: Int { parts.reduce(0) { $0 + $1.text.count } }
-
     /// The first `width` characters, padded with spaces to exactly `width`.
     func fitted(to width: Int) -> StyledLine {
         var line = StyledLine()
