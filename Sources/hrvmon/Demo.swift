@@ -24,7 +24,7 @@ struct Demo: ParsableCommand {
     /// From the range RFC 7042 sets aside for documentation.
     static let strapAddress = "00:00:5E:00:53:01"
 
-    @Option(help: "Run this many times faster than real time (default 10: the 10-minute scenario in a minute).")
+    @Option(help: "Run this many times faster than real time; 10 plays the 10-minute scenario in a minute.")
     var speed: Double = 10
 
     @Option(help: "Random seed of the simulation.")
