@@ -21,6 +21,25 @@ public final class Connection {
         return Connection(raw: raw, loop: loop)
     }
 
+    /// The user's session bus: the one `DBUS_SESSION_BUS_ADDRESS` names, else `$XDG_RUNTIME_DIR/bus`.
+    /// Without either there is none: libdbus would otherwise autolaunch a bus through dbus-launch
+    /// (an X11 helper), which a program running in the background must not do.
+    public static func session(loop: EventLoop) throws(DBusError) -> Connection {
+        guard sessionBusIsAdvertised else {
+            throw DBusError(name: DBusError.noServer, message: "no session bus (DBUS_SESSION_BUS_ADDRESS is unset and there is no $XDG_RUNTIME_DIR/bus)")
+        }
+        var error = DBusError.Raw()
+        guard let raw = dbus_bus_get_private(DBUS_BUS_SESSION, &error.value) else { throw error.take() }
+        return Connection(raw: raw, loop: loop)
+    }
+
+    private static var sessionBusIsAdvertised: Bool {
+        if let address = getenv("DBUS_SESSION_BUS_ADDRESS"), address.pointee != 0 { return true }
+        guard let runtime = getenv("XDG_RUNTIME_DIR"), runtime.pointee != 0 else { return false }
+        var status = stat()
+        return stat(String(cString: runtime) + "/bus", &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK
+    }
+
     private init(raw: OpaquePointer, loop: EventLoop) {
         self.raw = raw
         self.loop = loop

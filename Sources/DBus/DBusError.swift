@@ -14,4 +14,5 @@ public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
     public static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
     public static let disconnected = "org.freedesktop.DBus.Error.Disconnected"
     public static let invalidArguments = "org.freedesktop.DBus.Error.InvalidArgs"
+    public static let noServer = "org.freedesktop.DBus.Error.NoServer"
 }

@@ -49,6 +49,9 @@ public struct MetricsReport: Equatable, Sendable {
     public var rmssdWindow: WindowMetrics
     public var sdnnWindow: WindowMetrics
     public var assessment: StressAssessment
+    /// What the assessment was judged against: the personal baseline, or the session's once
+    /// calibrated; nil before.
+    public var baseline: Baseline?
     /// Beats judged so far (after the corrector's look-ahead).
     public var judgedBeats: Int
 }

@@ -51,7 +51,8 @@ public struct LiveSession {
         guard let (latest, assessment) = observer.latest else { return }
         emit(.metrics(MetricsReport(
             time: time, sessionSeconds: latest.beat.seconds, rmssdWindow: latest.rmssdWindow,
-            sdnnWindow: latest.sdnnWindow, assessment: assessment, judgedBeats: pipeline.recording.beats)))
+            sdnnWindow: latest.sdnnWindow, assessment: assessment, baseline: observer.judge.detector.baseline,
+            judgedBeats: pipeline.recording.beats)))
     }
 
     /// The link dropped: beats before and after are not neighbours.

@@ -7,8 +7,19 @@ public struct Settings: Equatable, Sendable {
     public var stress = StressDetector.Configuration()
     public var breathing = Breathing()
     public var baseline = PersonalBaseline()
+    public var notify = Notify()
     public var link = Link()
     public var log = Log()
+
+    /// Desktop notifications (org.freedesktop.Notifications on the session bus).
+    public struct Notify: Equatable, Sendable {
+        /// Send one with each breathing suggestion.
+        public var desktop = true
+        /// Seconds of session time between two notifications at least.
+        public var minimumInterval = 300.0
+
+        public init() {}
+    }
 
     /// How `monitor` keeps the session file.
     public struct Log: Equatable, Sendable {

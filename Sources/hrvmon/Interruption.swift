@@ -1,7 +1,10 @@
+import DBus
 import Glibc
 
-/// SIGINT / SIGTERM turned into a flag the main loop checks, so it can restore the terminal
-/// and exit 0, and into a readable byte on `descriptor` for loops that sleep in poll.
+/// SIGINT / SIGTERM / SIGHUP turned into a flag the main loop checks, so it can restore the
+/// terminal and exit 0, and into a readable byte on `descriptor` for loops that sleep in poll.
+/// A closed terminal window (SIGHUP) ends a session as cleanly as Ctrl-C: the session file gets
+/// its summary.
 enum Interruption {
     nonisolated(unsafe) private static var flag: sig_atomic_t = 0
     nonisolated(unsafe) private static var wakeWriter: Int32 = -1
@@ -30,13 +33,32 @@ enum Interruption {
         action.__sigaction_handler.sa_handler = handler
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0  // no SA_RESTART: a sleeping loop wakes at once
-        sigaction(SIGINT, &action, nil)
-        sigaction(SIGTERM, &action, nil)
-        // A parent may have started us with them blocked (a blocked mask survives exec).
         var signals = sigset_t()
         sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
+            // Under nohup, SIGHUP stays ignored, as the caller meant.
+            if signal == SIGHUP && isIgnored(signal) { continue }
+            sigaction(signal, &action, nil)
+            sigaddset(&signals, signal)
+        }
+        // A parent may have started us with them blocked (a blocked mask survives exec).
         sigprocmask(SIG_UNBLOCK, &signals, nil)
+    }
+
+    private static func isIgnored(_ signal: Int32) -> Bool {
+        var current = sigaction()
+        sigaction(signal, nil, &current)
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    }
+
+    /// Installs the handlers and runs `action` on the loop at each SIGINT, SIGTERM or SIGHUP.
+    static func watch(on loop: EventLoop, _ action: @escaping () -> Void) {
+        install()
+        let descriptor = descriptor
+        loop.watch(descriptor) { _ in
+            var drain = [UInt8](repeating: 0, count: 64)
+            while drain.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+            action()
+        }
     }
 }

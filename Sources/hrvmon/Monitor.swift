@@ -14,7 +14,8 @@ struct Monitor: ParsableCommand {
         discussion: """
             Without --device: the sensor used last time, or the only one found by a scan. The link is kept \
             up: after a drop hrvmon reconnects with back-off and says what it is doing. Ctrl-C stops \
-            notifications, disconnects and exits 0.
+            notifications, disconnects and exits 0. On a terminal the session is a full-screen dashboard \
+            (b breathe, n note, q quit, ? help); otherwise, or with --no-dashboard, one line per event.
             """)
 
     @Option(help: "Sensor address (AA:BB:CC:DD:EE:FF) or name, or part of one.")
@@ -23,8 +24,7 @@ struct Monitor: ParsableCommand {
     @Option(help: "Adapter, e.g. hci0 (default: the first).")
     var adapter: String?
 
-    @Option(help: "text or jsonl (one JSON object per line; see README).")
-    var format: MonitorFormat = .text
+    @OptionGroup var display: DisplayOptions
 
     @OptionGroup var sessionFile: SessionFileOptions
 
@@ -62,13 +62,16 @@ struct Monitor: ParsableCommand {
 
         let run = SessionRun(
             session: LiveSession(pipeline: settings.pipeline, judge: try BeatJudge(settings: settings, baseline: baseline)),
-            outputs: [LiveWriter(format: format)])
+            outputs: [])
         let start = WallClock.now()
         let started = EventLoop.now()
+        let dashboard = try run.show(display, title: "monitor", start: start, settings: settings, loop: bus.loop, clock: WallClock.now, stop: stop)
+        defer { dashboard?.close() }
+        run.notifyDesktop(settings.notify, loop: bus.loop)
         let header = SessionHeader(
             id: WallClock.compact(start), start: start, startLocal: WallClock.iso8601(start), source: "live",
             deviceAddress: query.isBluetoothAddress ? query.uppercased() : nil, baseline: baseline, settings: settings)
-        let recorder = try run.recordToFile(sessionFile, defaultLocation: true, header: header, settings: settings, loop: bus.loop, stop: stop)
+        let recorder = sessionFile.noLog ? nil : try run.recordToFile(at: sessionFile.log, header: header, settings: settings, loop: bus.loop, stop: stop)
         let notes = run.takeNotes(loop: bus.loop, clock: WallClock.now)
         var rememberedAddress: String?
         var sensor: Device?
@@ -108,6 +111,7 @@ struct Monitor: ParsableCommand {
         withExtendedLifetime(notes) { bus.run() }
 
         run.finish(at: WallClock.now(), seconds: EventLoop.now() - started)
+        dashboard?.close()
         if let recorder, recorder.failed, settings.log.stopsOnError { throw ExitCode(1) }
         if let recorder, !recorder.failed, let measured = run.session.judge.detector.sessionBaseline {
             do {

@@ -21,13 +21,7 @@ final class SystemBus {
         client = BlueZClient(connection: connection)
         let loop = loop
         onInterrupt = { loop.stop() }
-        Interruption.install()
-        let descriptor = Interruption.descriptor
-        loop.watch(descriptor) { [weak self] _ in
-            var drain = [UInt8](repeating: 0, count: 64)
-            while drain.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
-            self?.onInterrupt()
-        }
+        Interruption.watch(on: loop) { [weak self] in self?.onInterrupt() }
     }
 
     /// Runs the loop until something stops it.

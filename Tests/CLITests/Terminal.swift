@@ -19,8 +19,19 @@ struct Terminal {
 
     var screen: String { (try? Self.tmux(["capture-pane", "-p", "-t", name])) ?? "" }
 
+    /// The screen with its colours and attributes as escape sequences.
+    var styledScreen: String { (try? Self.tmux(["capture-pane", "-p", "-e", "-t", name])) ?? "" }
+
     /// tmux's own view of whether the cursor is shown.
     var cursorVisible: Bool { (try? Self.tmux(["display-message", "-p", "-t", name, "#{cursor_flag}"]))?.hasPrefix("1") ?? false }
+
+    /// Whether the program in the pane has switched to the alternate screen.
+    var alternateScreen: Bool { (try? Self.tmux(["display-message", "-p", "-t", name, "#{alternate_on}"]))?.hasPrefix("1") ?? false }
+
+    /// Resizes the window, as dragging the terminal's corner does (the program gets SIGWINCH).
+    func resize(width: Int, height: Int) throws {
+        try Self.tmux(["resize-window", "-t", name, "-x", String(width), "-y", String(height)])
+    }
 
     /// Polls the screen until `condition` holds or `timeout` passes.
     func wait(timeout: Double = 10, until condition: (String) -> Bool) -> Bool {

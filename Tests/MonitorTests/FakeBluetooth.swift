@@ -100,9 +100,7 @@ final class FakeBluetooth: @unchecked Sendable {
         }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
+    typealias Failure = ChildProcess.Failure
 
     static let polar = Device.polarH10.address
     static let directory = URL(fileURLWithPath: #filePath)
@@ -111,16 +109,13 @@ final class FakeBluetooth: @unchecked Sendable {
 
     let config: Config
     /// The private bus address, as dbus-daemon printed it.
-    private(set) var address = ""
+    var address: String { bus?.address ?? "" }
     var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": address] }
     let temporaryDirectory: String
 
     private let lock = NSLock()
     private let timeout: TimeInterval
-    private var bus: Process?
-    private var busInput: FileHandle?
-    private var busOutput: LineReader?
-    private var busPID: pid_t = 0
+    private var bus: PrivateBus?
     private var fake: Process?
     private var fakeInput: FileHandle?
     private var fakeOutput: LineReader?
@@ -138,7 +133,7 @@ final class FakeBluetooth: @unchecked Sendable {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(config).write(to: URL(fileURLWithPath: configPath))
-            try startBus()
+            bus = try PrivateBus(socket: temporaryDirectory + "/system_bus_socket", log: busLogPath, timeout: timeout)
             try startFake()
         } catch {
             stop()
@@ -165,8 +160,8 @@ final class FakeBluetooth: @unchecked Sendable {
             guard let input = fakeInput, let output = fakeOutput, let fake, fake.isRunning else {
                 throw Failure(description: "fake bluetoothd is not running; command '\(line)'\n\(fakeLog)")
             }
-            try Self.send(line + "\n", to: input.fileDescriptor)
-            let reply = try Self.nextLine(
+            try ChildProcess.send(line + "\n", to: input.fileDescriptor)
+            let reply = try ChildProcess.nextLine(
                 output, of: fake, before: Date().addingTimeInterval(timeout), "fake bluetoothd on '\(line)'", log: fakeLog)
             guard let object = (try? JSONSerialization.jsonObject(with: Data(reply.utf8))) as? [String: Any]
             else { throw Failure(description: "fake bluetoothd answered '\(line)' with '\(reply)'") }
@@ -218,14 +213,7 @@ final class FakeBluetooth: @unchecked Sendable {
             guard !stopped else { return }
             stopped = true
             stopFake()
-            // A throwaway bus: SIGKILL, because children of a Swift test inherit a signal mask
-            // that blocks SIGTERM and dbus-daemon does not unblock it.
-            if busPID > 0 { kill(busPID, SIGKILL) }
-            try? busInput?.close()           // the wrapper shell exits when its stdin closes
-            if let bus { Self.terminate(bus, grace: 2) }
-            busOutput?.close()
-            busInput = nil
-            busOutput = nil
+            bus?.stop()
             bus = nil
             try? FileManager.default.removeItem(atPath: temporaryDirectory)
         }
@@ -233,81 +221,24 @@ final class FakeBluetooth: @unchecked Sendable {
 
     // MARK: Private
 
-    private func startBus() throws {
-        let conf = Self.directory.appendingPathComponent("bus.conf").path
-        guard FileManager.default.fileExists(atPath: conf) else { throw Failure(description: "missing \(conf)") }
-        // The shell prints dbus-daemon's pid and kills it when our end of its stdin closes, so a
-        // test process that dies without stop() does not leave a bus behind.
-        let script = """
-            dbus-daemon --config-file="$1" --nofork --print-address=1 --address="$2" </dev/null &
-            echo "pid $!"
-            read _ignored
-            kill -9 $! 2>/dev/null
-            """
-        let (process, input, reader) = try Self.spawn(
-            "/bin/sh", ["-c", script, "sh", conf, "unix:path=\(temporaryDirectory)/system_bus_socket"], log: busLogPath)
-        bus = process
-        busInput = input
-        busOutput = reader
-        let deadline = Date().addingTimeInterval(timeout)
-        while address.isEmpty || busPID == 0 {
-            let line = try Self.nextLine(reader, of: process, before: deadline, "dbus-daemon starting", log: busLog)
-            if line.hasPrefix("pid "), let pid = pid_t(line.dropFirst(4)) { busPID = pid }
-            if line.hasPrefix("unix:") { address = line }
-        }
-    }
-
     func startFake() throws {
         let script = Self.directory.appendingPathComponent("fake_bluetoothd.py").path
         var environment = ProcessInfo.processInfo.environment
         for key in ["PYTHONHOME", "PYTHONPATH", "PYTHONSTARTUP"] { environment[key] = nil }
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
-        let (process, input, reader) = try Self.spawn(
+        let (process, input, reader) = try ChildProcess.spawn(
             Self.python, [script, "--bus", address, "--config", configPath], environment: environment, log: fakeLogPath)
         fake = process
         fakeInput = input
         fakeOutput = reader
-        let line = try Self.nextLine(reader, of: process, before: Date().addingTimeInterval(timeout), "fake bluetoothd starting", log: fakeLog)
+        let line = try ChildProcess.nextLine(reader, of: process, before: Date().addingTimeInterval(timeout), "fake bluetoothd starting", log: fakeLog)
         guard line == "ready" else {
             throw Failure(description: "fake bluetoothd printed '\(line)' instead of ready\n\(fakeLog)")
         }
     }
 
-    /// A child with pipes on stdin and stdout and its stderr appended to `log`.
-    private static func spawn(
-        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, log: String
-    ) throws -> (Process, FileHandle, LineReader) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = try logHandle(log)
-        try process.run()
-        return (process, input.fileHandleForWriting, LineReader(output.fileHandleForReading))
-    }
-
-    /// The child's next line, or a failure naming `what` once it exits, closes its output or
-    /// `deadline` passes.
-    private static func nextLine(_ reader: LineReader, of process: Process, before deadline: Date, _ what: String, log: @autoclosure () -> String) throws -> String {
-        while true {
-            switch reader.readLine(before: min(deadline, Date().addingTimeInterval(0.2))) {
-            case .line(let line):
-                return line
-            case .end:
-                throw Failure(description: "\(what): output closed\n\(log())")
-            case .timeout:
-                if !process.isRunning { throw Failure(description: "\(what): exited\n\(log())") }
-                if Date() >= deadline { throw Failure(description: "\(what): nothing within the deadline\n\(log())") }
-            }
-        }
-    }
-
     func stopFake() {
-        if let fake { Self.terminate(fake, grace: 3) }
+        if let fake { ChildProcess.terminate(fake, grace: 3) }
         try? fakeInput?.close()
         fakeOutput?.close()
         fake = nil
@@ -315,84 +246,4 @@ final class FakeBluetooth: @unchecked Sendable {
         fakeOutput = nil
     }
 
-    /// SIGTERM, wait up to `grace` seconds, then SIGKILL and wait briefly.
-    private static func terminate(_ process: Process, grace: TimeInterval) {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        var deadline = Date().addingTimeInterval(grace)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        deadline = Date().addingTimeInterval(2)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-    }
-
-    private static func logHandle(_ path: String) throws -> FileHandle {
-        if !FileManager.default.fileExists(atPath: path) {
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-            throw Failure(description: "cannot open \(path)")
-        }
-        handle.seekToEndOfFile()
-        return handle
-    }
-
-    private static func send(_ text: String, to fd: Int32) throws {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw Failure(description: "cannot write to the fake bluetoothd: errno \(errno)")
-            }
-            bytes = bytes.dropFirst(written)
-        }
-    }
-}
-
-/// Lines from a pipe, read with poll(2) and a deadline; never waits for end of file.
-private final class LineReader {
-    enum Result { case line(String), end, timeout }
-
-    private let handle: FileHandle
-    private var buffer: [UInt8] = []
-    private var ended = false
-    private var closed = false
-
-    init(_ handle: FileHandle) { self.handle = handle }
-
-    func readLine(before deadline: Date) -> Result {
-        while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return .line(line)
-            }
-            if ended || closed { return .end }
-            let remaining = deadline.timeIntervalSinceNow
-            if remaining <= 0 { return .timeout }
-            var entry = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&entry, 1, Int32(min(remaining * 1000, 1000).rounded(.up)))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                ended = true
-                continue
-            }
-            if ready == 0 { continue }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = chunk.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                buffer.append(contentsOf: chunk[..<count])
-            } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-                ended = true
-            }
-        }
-    }
-
-    func close() {
-        guard !closed else { return }
-        closed = true
-        try? handle.close()
-    }
 }

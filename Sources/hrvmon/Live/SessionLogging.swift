@@ -16,17 +16,15 @@ struct SessionFileOptions: ParsableArguments {
 }
 
 extension SessionRun {
-    /// Opens the session file (`defaultLocation`: in the sessions directory when no --log is
-    /// given) and records to it. A file that cannot be made is reported through `report` and,
-    /// with `log.on_error = stop`, fails the command (exit 1); otherwise the session runs without.
+    /// Opens the session file at `path`, or in the sessions directory when `path` is nil, and
+    /// records to it. A file that cannot be made is reported through `report` and, with
+    /// `log.on_error = stop`, fails the command (exit 1); otherwise the session runs without.
     func recordToFile(
-        _ options: SessionFileOptions, defaultLocation: Bool, header: SessionHeader, settings: Settings,
-        loop: EventLoop, stop: @escaping () -> Void
+        at path: String?, header: SessionHeader, settings: Settings, loop: EventLoop, stop: @escaping () -> Void
     ) throws -> SessionRecorder? {
-        guard !options.noLog, options.log != nil || defaultLocation else { return nil }
         let file: SessionStore.OpenedFile
         do {
-            file = try options.log.map { try SessionStore.create(explicit: $0) } ?? SessionStore.create(start: header.start)
+            file = try path.map { try SessionStore.create(explicit: $0) } ?? SessionStore.create(start: header.start)
         } catch {
             let message = "cannot create the session log \(error)"
             guard !settings.log.stopsOnError else {

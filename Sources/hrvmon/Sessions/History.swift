@@ -51,10 +51,13 @@ struct History: ParsableCommand {
             }
         }
         var text = "\(first.day) – \(last.day), oldest left\n"
+        func chart(_ values: [Double?]) -> String {
+            Sparkline.line(values, missing: "·")?.chart ?? String(repeating: "·", count: values.count)
+        }
         text += Formatting.columns([
-            ["ln RMSSD", Sparkline.render(trend.map(\.lnRMSSD))],
-            ["resting HR", Sparkline.render(trend.map(\.restingHR))],
-            ["stress", Sparkline.render(trend.map { $0.sessions > 0 ? $0.stressMinutes : nil })],
+            ["ln RMSSD", chart(trend.map(\.lnRMSSD))],
+            ["resting HR", chart(trend.map(\.restingHR))],
+            ["stress", chart(trend.map { $0.sessions > 0 ? $0.stressMinutes : nil })],
         ])
         text += "\n"
         func normalBand(_ baseline: Baseline?) -> String {

@@ -1,0 +1,32 @@
+import HRV
+
+/// Small charts in one line of text: values as block heights, states as marks.
+enum Sparkline {
+    static let levels: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+
+    /// One character per value, scaled from the smallest to the largest; a missing value is
+    /// `missing`. Nil when there is nothing to draw.
+    static func line(_ values: [Double?], missing: Character = " ") -> (chart: String, range: ClosedRange<Double>)? {
+        let present = values.compactMap { $0 }
+        guard let low = present.min(), let high = present.max() else { return nil }
+        let span = high - low
+        let chart = String(values.map { value -> Character in
+            guard let value else { return missing }
+            // A flat series sits in the middle rather than on the floor.
+            guard span > 1e-9 else { return levels[levels.count / 2 - 1] }
+            return levels[min(levels.count - 1, Int((value - low) / span * Double(levels.count)))]
+        })
+        return (chart, low...high)
+    }
+
+    /// One mark per bucket: the state's own height, so the strip reads without colour too.
+    static func mark(_ state: StressState?) -> Character {
+        switch state {
+        case .rest: "▁"
+        case .elevated: "▄"
+        case .stress: "█"
+        case .activity: "▒"
+        case .unknown, nil: "·"
+        }
+    }
+}

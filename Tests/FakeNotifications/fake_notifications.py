@@ -1,0 +1,123 @@
+#!/usr/bin/python3
+# Fake desktop notification server for hrvmon tests: owns org.freedesktop.Notifications
+# on a private session bus and records every Notify call.
+#
+# Run with Debian's /usr/bin/python3 (python3-dbus, python3-gi):
+#     fake_notifications.py --bus ADDRESS [--capabilities body,body-markup]
+# Prints "ready" on stdout once the name is owned, then one JSON line per Notify
+# call: {"app_name", "replaces_id", "app_icon", "summary", "body", "actions",
+# "hints", "expire_timeout", "id"}.  Exits when its stdin closes, so it never
+# outlives the test, and on SIGTERM/SIGINT.
+#
+# Methods and signatures follow the Desktop Notifications Specification 1.2
+# (specifications.freedesktop.org/notification-spec): Notify susssasa{sv}i -> u,
+# where a non-zero replaces_id is returned as the id of the replaced notification;
+# GetCapabilities -> as; GetServerInformation -> ssss; CloseNotification u.
+
+import argparse
+import json
+import os
+import signal
+import sys
+
+import dbus
+import dbus.bus
+import dbus.mainloop.glib
+import dbus.service
+from gi.repository import GLib
+
+NAME = 'org.freedesktop.Notifications'
+PATH = '/org/freedesktop/Notifications'
+
+
+def plain(value):
+    """A D-Bus value as JSON-able Python."""
+    if isinstance(value, (dbus.Boolean,)):
+        return bool(value)
+    if isinstance(value, (dbus.Byte, dbus.Int16, dbus.UInt16, dbus.Int32, dbus.UInt32,
+                          dbus.Int64, dbus.UInt64)):
+        return int(value)
+    if isinstance(value, dbus.Double):
+        return float(value)
+    if isinstance(value, (dbus.String, dbus.ObjectPath, dbus.Signature)):
+        return str(value)
+    if isinstance(value, dbus.Dictionary):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (dbus.Array, dbus.Struct, list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
+class Notifications(dbus.service.Object):
+    def __init__(self, bus, capabilities):
+        super().__init__(bus, PATH)
+        self.capabilities = capabilities
+        self.next_id = 1
+
+    @dbus.service.method(NAME, in_signature='susssasa{sv}i', out_signature='u')
+    def Notify(self, app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout):
+        if replaces_id:
+            notification = int(replaces_id)
+        else:
+            notification = self.next_id
+            self.next_id += 1
+        record = {
+            'app_name': str(app_name), 'replaces_id': int(replaces_id), 'app_icon': str(app_icon),
+            'summary': str(summary), 'body': str(body), 'actions': plain(actions),
+            'hints': plain(hints), 'expire_timeout': int(expire_timeout), 'id': notification,
+        }
+        sys.stdout.write(json.dumps(record) + '\n')
+        sys.stdout.flush()
+        return dbus.UInt32(notification)
+
+    @dbus.service.method(NAME, in_signature='', out_signature='as')
+    def GetCapabilities(self):
+        return dbus.Array(self.capabilities, signature='s')
+
+    @dbus.service.method(NAME, in_signature='', out_signature='ssss')
+    def GetServerInformation(self):
+        return ('fake_notifications', 'hrvmon tests', '1.0', '1.2')
+
+    @dbus.service.method(NAME, in_signature='u', out_signature='')
+    def CloseNotification(self, notification):
+        self.NotificationClosed(notification, dbus.UInt32(3))
+
+    @dbus.service.signal(NAME, signature='uu')
+    def NotificationClosed(self, notification, reason):
+        pass
+
+
+def main():
+    parser = argparse.ArgumentParser(description='Fake org.freedesktop.Notifications for tests')
+    parser.add_argument('--bus', required=True, help='D-Bus address of the (private) session bus')
+    parser.add_argument('--capabilities', default='body', help='comma-separated GetCapabilities answer')
+    args = parser.parse_args()
+    # A child of a Swift test inherits a signal mask that blocks SIGTERM/SIGINT.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+
+    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+    loop = GLib.MainLoop()
+    bus = dbus.bus.BusConnection(args.bus)
+    server = Notifications(bus, [c for c in args.capabilities.split(',') if c])
+    result = bus.request_name(NAME, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
+    if result != dbus.bus.REQUEST_NAME_REPLY_PRIMARY_OWNER:
+        sys.stderr.write('could not own %s (reply %d)\n' % (NAME, result))
+        sys.exit(2)
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        GLib.unix_signal_add(GLib.PRIORITY_HIGH, signum, lambda: loop.quit() or False)
+
+    def on_stdin(fd, condition):
+        if not os.read(fd, 4096):
+            loop.quit()
+            return False
+        return True
+
+    GLib.io_add_watch(0, GLib.PRIORITY_DEFAULT, GLib.IO_IN | GLib.IO_HUP | GLib.IO_ERR, on_stdin)
+    sys.stdout.write('ready\n')
+    sys.stdout.flush()
+    loop.run()
+    del server
+
+
+if __name__ == '__main__':
+    main()
