@@ -8,7 +8,7 @@ struct Hrvmon: ParsableCommand {
         commandName: "hrvmon",
         abstract: "Heart-rate variability and stress monitor for Bluetooth heart-rate straps.",
         version: version,
-        subcommands: [Analyze.self, Scan.self, Monitor.self, Simulate.self, Breathe.self, BaselineCommand.self, Config.self]
+        subcommands: [Analyze.self, Scan.self, Monitor.self, Simulate.self, Breathe.self, BaselineCommand.self, Config.self, Doctor.self]
     )
 
     /// Usage errors and bad input both exit with status 2, the Unix convention scripts test for

@@ -1,0 +1,67 @@
+/// The kernel's adapters (libbluetooth's HCI view): present, up, not blocked by rfkill.
+struct KernelAdaptersCheck: DoctorCheck {
+    var listing: Result<[HCI.Adapter], HCI.Failure>
+    var switches: [RfkillSwitch]
+
+    var check: String { "adapters" }
+    var title: String { "Adapters (kernel)" }
+
+    var finding: Finding {
+        let adapters: [HCI.Adapter]
+        switch listing {
+        case .failure(.socket):
+            return verdict(.skip, "not checked: no Bluetooth sockets (see Kernel Bluetooth)")
+        case .failure(.deviceList(let error)):
+            return verdict(.fail, "cannot list the kernel's adapters (HCIGETDEVLIST: \(error))", fix: Self.dmesg)
+        case .success(let listed):
+            adapters = listed
+        }
+        // A platform switch (not named after an adapter) blocks them all.
+        let platform = switches.filter { switchItem in !adapters.contains { $0.name == switchItem.name } }
+        guard !adapters.isEmpty else {
+            if let blocked = Self.block(platform) {
+                return verdict(
+                    .fail, "no Bluetooth adapter, and the rfkill switch \(blocked.name) is \(blocked.isHardBlocked ? "hard" : "soft")-blocked (some laptops remove the adapter while it is)",
+                    fix: Self.fix(for: blocked))
+            }
+            return verdict(.fail, "the kernel has no Bluetooth adapter", fix: "plug one in; " + Self.dmesg)
+        }
+        var problems: [String] = []
+        var fixes: [String] = []
+        var usable = 0
+        let states = adapters.map { adapter in
+            let own = switches.filter { $0.name == adapter.name }
+            let label = "\(adapter.name) (\(adapter.address))"
+            if let blocked = Self.block(own + platform) {
+                problems.append(label)
+                fixes.append(Self.fix(for: blocked))
+                return "\(label) is down, \(blocked.isHardBlocked ? "hard" : "soft")-blocked by rfkill (\(blocked.name))"
+            }
+            if !adapter.isUp {
+                problems.append(label)
+                fixes.append("`bluetoothctl power on` (bluetoothd brings adapters up)")
+                return "\(label) is down"
+            }
+            usable += 1
+            return "\(label) is up"
+        }
+        let explanation = states.joined(separator: "; ")
+        guard !problems.isEmpty else { return verdict(.ok, explanation) }
+        var distinct: [String] = []
+        for fix in fixes where !distinct.contains(fix) { distinct.append(fix) }
+        return verdict(usable > 0 ? .warn : .fail, explanation, fix: distinct.joined(separator: "; "))
+    }
+
+    /// The strongest block among `switches`: a hard block outranks a soft one.
+    private static func block(_ switches: [RfkillSwitch]) -> RfkillSwitch? {
+        switches.first { $0.isHardBlocked } ?? switches.first { $0.isSoftBlocked }
+    }
+
+    private static func fix(for blocked: RfkillSwitch) -> String {
+        blocked.isHardBlocked
+            ? "turn Bluetooth on with the wireless switch, the Fn key or the firmware setup: software cannot lift a hard block"
+            : "`rfkill unblock bluetooth`"
+    }
+
+    private static let dmesg = "`dmesg | grep -i bluetooth` shows whether the kernel found an adapter and loaded its firmware (Debian ships most firmware in non-free-firmware: firmware-realtek, firmware-iwlwifi, firmware-atheros…)"
+}
