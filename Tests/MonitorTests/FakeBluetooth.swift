@@ -116,6 +116,7 @@ final class FakeBluetooth: @unchecked Sendable {
     let temporaryDirectory: String
 
     private let lock = NSLock()
+    private let busConfig: String
     private let timeout: TimeInterval
     private var bus: Process?
     private var busInput: FileHandle?
@@ -126,10 +127,12 @@ final class FakeBluetooth: @unchecked Sendable {
     private var fakeOutput: LineReader?
     private var stopped = false
 
-    /// Starts a private bus and the fake on it; returns once the fake printed `ready`.
-    init(_ config: Config = Config(), timeout: TimeInterval = 10) throws {
+    /// Starts a private bus (configured by `busConfig` in Tests/FakeBlueZ) and the fake on it;
+    /// returns once the fake printed `ready`.
+    init(_ config: Config = Config(), busConfig: String = "bus.conf", timeout: TimeInterval = 10) throws {
         signal(SIGPIPE, SIG_IGN)
         self.config = config
+        self.busConfig = busConfig
         self.timeout = timeout
         var template = Array("/tmp/hrvmon-bt.XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw Failure(description: "mkdtemp failed: errno \(errno)") }
@@ -234,7 +237,7 @@ final class FakeBluetooth: @unchecked Sendable {
     // MARK: Private
 
     private func startBus() throws {
-        let conf = Self.directory.appendingPathComponent("bus.conf").path
+        let conf = Self.directory.appendingPathComponent(busConfig).path
         guard FileManager.default.fileExists(atPath: conf) else { throw Failure(description: "missing \(conf)") }
         // The shell prints dbus-daemon's pid and kills it when our end of its stdin closes, so a
         // test process that dies without stop() does not leave a bus behind.

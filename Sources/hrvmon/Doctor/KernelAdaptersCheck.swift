@@ -16,8 +16,8 @@ struct KernelAdaptersCheck: DoctorCheck {
         case .success(let listed):
             adapters = listed
         }
-        // A platform switch (not named after an adapter) blocks them all.
-        let platform = switches.filter { switchItem in !adapters.contains { $0.name == switchItem.name } }
+        // An adapter's own switch is named after it (hciN); any other, a platform switch, blocks them all.
+        let platform = switches.filter { !Self.isAdapterName($0.name) }
         guard !adapters.isEmpty else {
             if let blocked = Self.block(platform) {
                 return verdict(
@@ -50,6 +50,10 @@ struct KernelAdaptersCheck: DoctorCheck {
         var distinct: [String] = []
         for fix in fixes where !distinct.contains(fix) { distinct.append(fix) }
         return verdict(usable > 0 ? .warn : .fail, explanation, fix: distinct.joined(separator: "; "))
+    }
+
+    private static func isAdapterName(_ name: String) -> Bool {
+        name.hasPrefix("hci") && name.count > 3 && name.dropFirst(3).allSatisfy(\.isASCII) && name.dropFirst(3).allSatisfy(\.isNumber)
     }
 
     /// The strongest block among `switches`: a hard block outranks a soft one.
