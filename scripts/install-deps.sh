@@ -3,8 +3,9 @@
 # Safe to re-run: only missing packages are installed, and only when running as root.
 set -euo pipefail
 
-# dbus-daemon, python3-dbus and python3-gi run the fake bluetoothd the BlueZ tests talk to.
-packages=(pkg-config libdbus-1-dev libbluetooth-dev tmux dbus-daemon python3-dbus python3-gi)
+# dbus-daemon, python3-dbus and python3-gi run the fake bluetoothd the BlueZ tests talk to;
+# make runs `make install` in a test, and systemd's systemd-analyze verifies the user unit.
+packages=(pkg-config libdbus-1-dev libbluetooth-dev tmux dbus-daemon python3-dbus python3-gi make systemd)
 
 missing=()
 for package in "${packages[@]}"; do
