@@ -1,7 +1,7 @@
 # hrvmon: build and install.
 #
 #     make                      # release build, Swift runtime linked statically
-#     sudo make install         # into PREFIX=/usr/local
+#     sudo make install         # into PREFIX=/usr/local (install-strip: without symbols)
 #     sudo make uninstall
 #     make install DESTDIR=debian/hrvmon PREFIX=/usr   # for a package
 #     make install BINARY=path  # install a binary built elsewhere
@@ -24,6 +24,7 @@ FISHCOMPLETIONDIR ?= $(DATADIR)/fish/vendor_completions.d
 
 SWIFT ?= swift
 INSTALL ?= install
+INSTALL_PROGRAM ?= $(INSTALL) -m 0755
 # The static build: only the runtime pages hrvmon touches are resident (16 MB RSS monitoring,
 # against 23 MB linked dynamically; see README, Benchmarks).
 BINARY ?= .build/release/hrvmon
@@ -37,7 +38,7 @@ INSTALLED = \
 	$(DESTDIR)$(FISHCOMPLETIONDIR)/hrvmon.fish \
 	$(DESTDIR)$(MANDIR)/man1/hrvmon.1
 
-.PHONY: all install uninstall man
+.PHONY: all install install-strip uninstall man
 
 all:
 	$(SWIFT) build -c release --static-swift-stdlib --product hrvmon
@@ -45,7 +46,7 @@ all:
 install:
 	@test -x "$(BINARY)" || { echo "make install: no $(BINARY): run make first, or name a binary with BINARY=" >&2; exit 1; }
 	$(INSTALL) -d $(sort $(dir $(INSTALLED)))
-	$(INSTALL) -m 0755 $(BINARY) $(DESTDIR)$(BINDIR)/hrvmon
+	$(INSTALL_PROGRAM) $(BINARY) $(DESTDIR)$(BINDIR)/hrvmon
 	$(INSTALL) -m 0644 udev/90-hrvmon.rules $(DESTDIR)$(UDEVRULESDIR)/90-hrvmon.rules
 	sed 's|@bindir@|$(BINDIR)|g' systemd/hrvmon.service.in > $(DESTDIR)$(USERUNITDIR)/hrvmon.service
 	$(BINARY) --generate-completion-script bash > $(DESTDIR)$(BASHCOMPLETIONDIR)/hrvmon
@@ -58,6 +59,10 @@ ifeq ($(DESTDIR),)
 	@echo "Installed. To use the udev rule and the user unit now: sudo udevadm control --reload,"
 	@echo "and as each user: systemctl --user daemon-reload (README: Start automatically)."
 endif
+
+# The same with the symbols stripped (78 MB → 60 MB); packaging tools strip by themselves.
+install-strip:
+	$(MAKE) install INSTALL_PROGRAM='$(INSTALL) -s -m 0755'
 
 uninstall:
 	rm -f $(INSTALLED)

@@ -94,6 +94,16 @@ import Testing
         #expect(Self.files(under: destination).isEmpty)
     }
 
+    @Test func installStripInstallsARunnableSmallerBinary() throws {
+        let destination = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: destination) }
+        let install = try Self.make(["install-strip", "DESTDIR=\(destination)", "PREFIX=/usr"])
+        #expect(install.status == 0, "\(install.text)")
+        let size = { (path: String) in (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0 }
+        #expect(size(destination + "/usr/bin/hrvmon") < size(Hrvmon.executable.path))
+        #expect(try Self.run(destination + "/usr/bin/hrvmon", ["--version"]).text == "0.1.0\n")
+    }
+
     @Test func installWithoutABinarySaysToBuildFirst() throws {
         let destination = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: destination) }
