@@ -76,7 +76,7 @@ import Testing
 
         let soft = finding([HCI.Adapter(name: "hci0", address: "00:1A:7D:DA:71:13", isUp: false)], [RfkillSwitch(name: "hci0", isSoftBlocked: true, isHardBlocked: false)])
         #expect(soft.status == .fail)
-        #expect(soft.explanation == "hci0 (00:1A:7D:DA:71:13) is down, soft-blocked by rfkill (hci0)")
+        #expect(soft.explanation == "hci0 (00:1A:7D:DA:71:13) is soft-blocked by rfkill (hci0)")
         #expect(soft.fix == "`rfkill unblock bluetooth`")
 
         // A laptop's platform switch blocks every adapter; a switch of another adapter does not.

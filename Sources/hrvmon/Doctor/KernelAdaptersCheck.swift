@@ -26,30 +26,21 @@ struct KernelAdaptersCheck: DoctorCheck {
             }
             return verdict(.fail, "the kernel has no Bluetooth adapter", fix: "plug one in; " + Self.dmesg)
         }
-        var problems: [String] = []
-        var fixes: [String] = []
-        var usable = 0
-        let states = adapters.map { adapter in
-            let own = switches.filter { $0.name == adapter.name }
+        // Each adapter: what it is, and what to do when it is not usable.
+        let states: [(text: String, fix: String?)] = adapters.map { adapter in
             let label = "\(adapter.name) (\(adapter.address))"
-            if let blocked = Self.block(own + platform) {
-                problems.append(label)
-                fixes.append(Self.fix(for: blocked))
-                return "\(label) is down, \(blocked.isHardBlocked ? "hard" : "soft")-blocked by rfkill (\(blocked.name))"
+            if let blocked = Self.block(switches.filter { $0.name == adapter.name } + platform) {
+                return ("\(label) is \(blocked.isHardBlocked ? "hard" : "soft")-blocked by rfkill (\(blocked.name))", Self.fix(for: blocked))
             }
-            if !adapter.isUp {
-                problems.append(label)
-                fixes.append("`bluetoothctl power on` (bluetoothd brings adapters up)")
-                return "\(label) is down"
-            }
-            usable += 1
-            return "\(label) is up"
+            guard adapter.isUp else { return ("\(label) is down", "`bluetoothctl power on` (bluetoothd brings adapters up)") }
+            return ("\(label) is up", nil)
         }
-        let explanation = states.joined(separator: "; ")
-        guard !problems.isEmpty else { return verdict(.ok, explanation) }
-        var distinct: [String] = []
-        for fix in fixes where !distinct.contains(fix) { distinct.append(fix) }
-        return verdict(usable > 0 ? .warn : .fail, explanation, fix: distinct.joined(separator: "; "))
+        let explanation = states.map(\.text).joined(separator: "; ")
+        var fixes: [String] = []
+        for case let (_, fix?) in states where !fixes.contains(fix) { fixes.append(fix) }
+        guard !fixes.isEmpty else { return verdict(.ok, explanation) }
+        let usable = states.contains { $0.fix == nil }
+        return verdict(usable ? .warn : .fail, explanation, fix: fixes.joined(separator: "; "))
     }
 
     private static func isAdapterName(_ name: String) -> Bool {
