@@ -9,8 +9,6 @@ struct RfkillSwitch: Equatable {
     var isSoftBlocked: Bool
     /// Blocked by a switch, a key or the firmware: software cannot lift it.
     var isHardBlocked: Bool
-
-    var isBlocked: Bool { isSoftBlocked || isHardBlocked }
 }
 
 extension RfkillSwitch {
