@@ -31,6 +31,11 @@ let package = Package(
             name: "CDBus", pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
+        // libbluetooth, BlueZ's HCI library: the kernel's adapters for `hrvmon doctor` (module map only).
+        .systemLibrary(
+            name: "CBluetooth", pkgConfig: "bluez",
+            providers: [.apt(["libbluetooth-dev"])]
+        ),
         // A small typed layer over libdbus: messages, values, signals, fds, a poll(2) event loop.
         .target(name: "DBus", dependencies: ["CDBus"]),
         // org.bluez over D-Bus: the object tree, discovery, connection, notifications, reconnection.
@@ -40,7 +45,7 @@ let package = Package(
         .executableTarget(
             name: "hrvmon",
             dependencies: [
-                "HRV", "HeartRateProtocol", "Simulation", "Recordings", "Settings", "SessionLog", "DBus", "BlueZ", "Monitor",
+                "HRV", "HeartRateProtocol", "Simulation", "Recordings", "Settings", "SessionLog", "DBus", "BlueZ", "Monitor", "CBluetooth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -4,8 +4,9 @@
 set -euo pipefail
 
 # dbus-daemon, python3-dbus and python3-gi run the fake bluetoothd the BlueZ tests talk to;
-# chromium renders the HTML reports headless in their tests.
-packages=(pkg-config libdbus-1-dev libbluetooth-dev tmux dbus-daemon python3-dbus python3-gi chromium)
+# chromium renders the HTML reports headless in their tests; make runs `make install` in a test,
+# and systemd's systemd-analyze verifies the user unit.
+packages=(pkg-config libdbus-1-dev libbluetooth-dev tmux dbus-daemon python3-dbus python3-gi chromium make systemd)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -10,14 +10,22 @@ struct ConfigOptions: ParsableArguments {
     /// The settings from the file: defaults when the default file does not exist; exit status 2
     /// when the file is unreadable or invalid.
     func load() throws -> Settings {
-        let path = self.path ?? Self.defaultPath
-        guard self.path != nil || access(path, F_OK) == 0 else { return Settings() }
         do {
-            return try SettingsFile.parse(String(decoding: try InputFile.read(path), as: UTF8.self), source: path)
+            return try read() ?? Settings()
         } catch {
             throw badInput(error)
         }
     }
+
+    /// The file's settings, nil when none was named and the default file does not exist; throws
+    /// what is wrong with an unreadable or invalid file.
+    func read() throws -> Settings? {
+        guard self.path != nil || access(resolvedPath, F_OK) == 0 else { return nil }
+        return try SettingsFile.parse(String(decoding: try InputFile.read(resolvedPath), as: UTF8.self), source: resolvedPath)
+    }
+
+    /// The file named, or the default one.
+    var resolvedPath: String { path ?? Self.defaultPath }
 
     /// `$XDG_CONFIG_HOME/hrvmon/config`, `~/.config/hrvmon/config` when unset.
     static var defaultPath: String { XDGDirectory.config + "/hrvmon/config" }

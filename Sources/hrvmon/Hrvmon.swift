@@ -10,7 +10,7 @@ struct Hrvmon: ParsableCommand {
         version: version,
         subcommands: [
             Analyze.self, Scan.self, Monitor.self, Demo.self, Simulate.self, Breathe.self, BaselineCommand.self, Config.self,
-            Sessions.self, History.self, Note.self, Export.self, Delete.self, Report.self,
+            Sessions.self, History.self, Note.self, Export.self, Delete.self, Report.self, Doctor.self,
         ]
     )
 

@@ -12,7 +12,7 @@ struct Scan: ParsableCommand {
     var adapter: String?
 
     @Option(help: "text or json.")
-    var format: ScanFormat = .text
+    var format: ReportFormat = .text
 
     func validate() throws {
         guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be more than 0 and at most 600 seconds") }
@@ -53,8 +53,4 @@ struct Scan: ParsableCommand {
         })
         return object.serialized + "\n"
     }
-}
-
-enum ScanFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json
 }

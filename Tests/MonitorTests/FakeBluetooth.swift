@@ -114,6 +114,7 @@ final class FakeBluetooth: @unchecked Sendable {
     let temporaryDirectory: String
 
     private let lock = NSLock()
+    private let busConfig: String
     private let timeout: TimeInterval
     private var bus: PrivateBus?
     private var fake: Process?
@@ -121,10 +122,12 @@ final class FakeBluetooth: @unchecked Sendable {
     private var fakeOutput: LineReader?
     private var stopped = false
 
-    /// Starts a private bus and the fake on it; returns once the fake printed `ready`.
-    init(_ config: Config = Config(), timeout: TimeInterval = 10) throws {
+    /// Starts a private bus (configured by `busConfig` in Tests/FakeBlueZ) and the fake on it;
+    /// returns once the fake printed `ready`.
+    init(_ config: Config = Config(), busConfig: String = "bus.conf", timeout: TimeInterval = 10) throws {
         signal(SIGPIPE, SIG_IGN)
         self.config = config
+        self.busConfig = busConfig
         self.timeout = timeout
         var template = Array("/tmp/hrvmon-bt.XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw Failure(description: "mkdtemp failed: errno \(errno)") }
@@ -133,7 +136,8 @@ final class FakeBluetooth: @unchecked Sendable {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(config).write(to: URL(fileURLWithPath: configPath))
-            bus = try PrivateBus(socket: temporaryDirectory + "/system_bus_socket", log: busLogPath, timeout: timeout)
+            bus = try PrivateBus(
+                socket: temporaryDirectory + "/system_bus_socket", log: busLogPath, configuration: busConfig, timeout: timeout)
             try startFake()
         } catch {
             stop()

@@ -1,11 +1,11 @@
 import Foundation
 
-/// A private dbus-daemon with Tests/FakeBlueZ/bus.conf (anyone may own any name and call
-/// anything), standing in for the system or the session bus. Gone with `stop()`, and with the
+/// A private dbus-daemon, by default with Tests/FakeBlueZ/bus.conf (anyone may own any name and
+/// call anything), standing in for the system or the session bus. Gone with `stop()`, and with the
 /// test process if that dies first.
 final class PrivateBus: @unchecked Sendable {
-    static let configuration = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("FakeBlueZ/bus.conf").path
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("FakeBlueZ")
 
     /// The bus address, as dbus-daemon printed it.
     private(set) var address = ""
@@ -15,10 +15,12 @@ final class PrivateBus: @unchecked Sendable {
     private let wrapperOutput: LineReader
     private var pid: pid_t = 0
 
-    /// Listens on the Unix socket `socket`; returns once the daemon printed its address.
-    init(socket: String, log: String, timeout: TimeInterval = 10) throws {
-        guard FileManager.default.fileExists(atPath: Self.configuration) else {
-            throw ChildProcess.Failure(description: "missing \(Self.configuration)")
+    /// Listens on the Unix socket `socket` with the policy `configuration` (a file in
+    /// Tests/FakeBlueZ); returns once the daemon printed its address.
+    init(socket: String, log: String, configuration: String = "bus.conf", timeout: TimeInterval = 10) throws {
+        let configuration = Self.directory.appendingPathComponent(configuration).path
+        guard FileManager.default.fileExists(atPath: configuration) else {
+            throw ChildProcess.Failure(description: "missing \(configuration)")
         }
         logPath = log
         // The shell prints dbus-daemon's pid and kills it when our end of its stdin closes, so a
@@ -30,7 +32,7 @@ final class PrivateBus: @unchecked Sendable {
             kill -9 $! 2>/dev/null
             """
         (wrapper, wrapperInput, wrapperOutput) = try ChildProcess.spawn(
-            "/bin/sh", ["-c", script, "sh", Self.configuration, "unix:path=\(socket)"], log: log)
+            "/bin/sh", ["-c", script, "sh", configuration, "unix:path=\(socket)"], log: log)
         let deadline = Date().addingTimeInterval(timeout)
         do {
             while address.isEmpty || pid == 0 {
