@@ -348,6 +348,12 @@ public final class HeartRateLink {
 
     private func deliver(_ bytes: [UInt8]) {
         lastNotification = EventLoop.now()
+        if case .starting = subscription, let devicePath, let device = client.tree.device(at: devicePath) {
+            // A notification before StartNotify's reply proves the subscription: report it now
+            // rather than show `subscribing` while beats flow (the late reply is then ignored).
+            subscription = .session
+            confirmSubscribed(device)
+        }
         if stalls > 0 || lastStatus?.state == .stalled {
             stalls = 0
             if let devicePath, let device = client.tree.device(at: devicePath) { report(.connected, "\(device.displayName) (\(device.address)): notifications resumed") }
