@@ -348,15 +348,21 @@ public final class HeartRateLink {
 
     private func deliver(_ bytes: [UInt8]) {
         lastNotification = EventLoop.now()
-        if case .starting = subscription, let devicePath, let device = client.tree.device(at: devicePath) {
-            // A notification before StartNotify's reply proves the subscription: report it now
-            // rather than show `subscribing` while beats flow (the late reply is then ignored).
+        // A notification before StartNotify's reply proves the subscription: it is confirmed now
+        // rather than showing `subscribing` while beats flow (the late reply is then ignored).
+        var confirming = false
+        if case .starting = subscription {
             subscription = .session
-            confirmSubscribed(device)
+            confirming = true
         }
-        if stalls > 0 || lastStatus?.state == .stalled {
-            stalls = 0
-            if let devicePath, let device = client.tree.device(at: devicePath) { report(.connected, "\(device.displayName) (\(device.address)): notifications resumed") }
+        if let devicePath, let device = client.tree.device(at: devicePath) {
+            if stalls > 0 || lastStatus?.state == .stalled {
+                stalls = 0
+                if confirming { armWatchdog() }
+                report(.connected, "\(device.displayName) (\(device.address)): notifications resumed")
+            } else if confirming {
+                confirmSubscribed(device)
+            }
         }
         backoff.reset()
         onEvent(.notification(bytes))

@@ -152,7 +152,10 @@ import Testing
         func visit(_ command: [String: Any]) {
             for argument in command["arguments"] as? [[String: Any]] ?? [] {
                 for name in argument["names"] as? [[String: Any]] ?? [] where name["kind"] as? String == "long" {
-                    if let option = name["name"] as? String, !manual.contains("Fl -\(option)") { missing.append("--\(option)") }
+                    // `.It Fl -name`, or `.It Fl x , -name` when the option has a short name too.
+                    if let option = name["name"] as? String, !manual.contains("Fl -\(option)"), !manual.contains(" , -\(option)") {
+                        missing.append("--\(option)")
+                    }
                 }
             }
             for subcommand in command["subcommands"] as? [[String: Any]] ?? [] {
