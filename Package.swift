@@ -36,6 +36,9 @@ let package = Package(
             name: "CBluetooth", pkgConfig: "bluez",
             providers: [.apt(["libbluetooth-dev"])]
         ),
+        // The kernel's Bluetooth adapters through libbluetooth's HCI calls, as typed Swift values.
+        // Its own module, so the C headers' socket declarations stay out of the command's module.
+        .target(name: "BluetoothHCI", dependencies: ["CBluetooth"]),
         // A small typed layer over libdbus: messages, values, signals, fds, a poll(2) event loop.
         .target(name: "DBus", dependencies: ["CDBus"]),
         // org.bluez over D-Bus: the object tree, discovery, connection, notifications, reconnection.
@@ -45,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "hrvmon",
             dependencies: [
-                "HRV", "HeartRateProtocol", "Simulation", "Recordings", "Settings", "SessionLog", "DBus", "BlueZ", "Monitor", "CBluetooth",
+                "HRV", "HeartRateProtocol", "Simulation", "Recordings", "Settings", "SessionLog", "DBus", "BlueZ", "Monitor", "BluetoothHCI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -58,7 +61,7 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "HRV"]),
         .testTarget(name: "SessionLogTests", dependencies: ["SessionLog", "HRV"]),
-        .testTarget(name: "CLITests", dependencies: ["hrvmon"]),
+        .testTarget(name: "CLITests", dependencies: ["hrvmon", "BluetoothHCI"]),
         .testTarget(name: "MonitorTests", dependencies: ["hrvmon"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "BlueZ", "Monitor", "HRV", "HeartRateProtocol"]),
     ]

@@ -1,4 +1,5 @@
 import BlueZ
+import BluetoothHCI
 import DBus
 import Foundation
 import Glibc

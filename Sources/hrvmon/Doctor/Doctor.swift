@@ -1,3 +1,4 @@
+import BluetoothHCI
 import ArgumentParser
 import BlueZ
 import Glibc

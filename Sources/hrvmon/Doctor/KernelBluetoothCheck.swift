@@ -1,3 +1,4 @@
+import BluetoothHCI
 import Glibc
 
 /// Does the kernel offer Bluetooth to this process? Judged from how socket(AF_BLUETOOTH) fails.

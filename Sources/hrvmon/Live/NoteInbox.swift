@@ -1,4 +1,5 @@
 import DBus
+import Foundation
 import Glibc
 
 /// Where `hrvmon note "text"` reaches the running session: a Unix datagram socket in

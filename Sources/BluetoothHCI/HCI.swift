@@ -4,16 +4,22 @@ import Glibc
 /// The kernel's Bluetooth adapters through libbluetooth's HCI calls: an AF_BLUETOOTH socket, the
 /// device list (HCIGETDEVLIST) and each device's info (`hci_devinfo`). Read-only; needs no
 /// privileges.
-enum HCI {
-    struct Adapter: Equatable {
+public enum HCI {
+    public struct Adapter: Equatable, Sendable {
         /// `hci0`: the same name BlueZ and rfkill use.
-        var name: String
-        var address: String
+        public var name: String
+        public var address: String
         /// The kernel's HCI_UP flag: the adapter is open and running (what BlueZ calls Powered).
-        var isUp: Bool
+        public var isUp: Bool
+
+        public init(name: String, address: String, isUp: Bool) {
+            self.name = name
+            self.address = address
+            self.isUp = isUp
+        }
     }
 
-    enum Failure: Error, Equatable {
+    public enum Failure: Error, Equatable, Sendable {
         /// socket(AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI) failed: the kernel's own answer to
         /// whether this process can see Bluetooth at all.
         case socket(Errno)
@@ -21,7 +27,7 @@ enum HCI {
         case deviceList(Errno)
     }
 
-    static func adapters() -> Result<[Adapter], Failure> {
+    public static func adapters() -> Result<[Adapter], Failure> {
         let descriptor = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
         guard descriptor >= 0 else { return .failure(.socket(.current)) }
         defer { close(descriptor) }

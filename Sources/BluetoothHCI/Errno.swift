@@ -1,0 +1,15 @@
+import Glibc
+
+/// A failed system call's errno, described as the C library words it.
+public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
+    public let code: Int32
+
+    public init(code: Int32) {
+        self.code = code
+    }
+
+    /// This thread's errno, right after the failed call.
+    public static var current: Errno { Errno(code: errno) }
+
+    public var description: String { String(cString: strerror(code)) }
+}
