@@ -11,58 +11,14 @@
 
 Usage: python3 scripts/bench-monitor.py [--minutes N]   (after `swift build -c release`)
 """
-import argparse, json, os, re, select, shutil, subprocess, sys, tempfile, threading, time
+import argparse, json, os, re, subprocess, threading, time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BINARY = os.environ.get("HRVMON", os.path.join(ROOT, ".build/release/hrvmon"))
-POLAR = "A0:9E:1A:00:00:01"
-CONFIG = {
-    "adapters": [{"name": "hci0", "address": "00:1A:7D:DA:71:13", "powered": True}],
-    "devices": [{"adapter": "hci0", "address": POLAR, "name": "Polar H10 A1B2C3D4", "services": ["180d", "180f"],
-                 "body_sensor_location": 1, "battery": 87}],
-}
+from benchlib import BINARY, POLAR, FakeBluetooth, cpu_seconds, memory, status
 
 
-def read_line(stream, timeout):
-    ready, _, _ = select.select([stream], [], [], timeout)
-    if not ready:
-        raise SystemExit("timed out waiting for output")
-    return stream.readline()
-
-
-class Bench:
-    def __init__(self):
-        self.dir = tempfile.mkdtemp(prefix="hrvmon-bench-")
-        self.bus = subprocess.Popen(
-            ["dbus-daemon", "--config-file=" + os.path.join(ROOT, "Tests/FakeBlueZ/bus.conf"), "--nofork",
-             "--print-address=1", "--address=unix:path=" + self.dir + "/bus"],
-            stdout=subprocess.PIPE, text=True)
-        self.address = read_line(self.bus.stdout, 10).strip()
-        with open(self.dir + "/fake.json", "w") as file:
-            json.dump(CONFIG, file)
-        self.fake = subprocess.Popen(
-            ["/usr/bin/python3", os.path.join(ROOT, "Tests/FakeBlueZ/fake_bluetoothd.py"), "--bus", self.address,
-             "--config", self.dir + "/fake.json"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        assert read_line(self.fake.stdout, 10).strip() == "ready"
-        os.makedirs(self.dir + "/config/hrvmon")
-        self.env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=self.address, XDG_CONFIG_HOME=self.dir + "/config",
-                        XDG_DATA_HOME=self.dir + "/data", HOME=self.dir)
-
-    def command(self, line):
-        self.fake.stdin.write(line + "\n")
-        reply = json.loads(read_line(self.fake.stdout, 10))
-        if not reply.get("ok"):
-            raise SystemExit(f"fake refused {line}: {reply}")
-        return reply
-
-    def notify(self, ticks):
-        packet = bytes([0x16, 60]) + b"".join(t.to_bytes(2, "little") for t in ticks)
-        return self.command("notify %s %s" % (POLAR, packet.hex()))["delivered"]
-
+class Bench(FakeBluetooth):
     def monitor(self, prefix=(), settings=""):
-        with open(self.dir + "/config/hrvmon/config", "w") as file:
-            file.write(settings)
+        self.write_hrvmon_config(settings)
         process = subprocess.Popen(list(prefix) + [BINARY, "monitor", "--device", POLAR, "--format", "jsonl"],
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=self.env)
         # Drain stdout as a reader would; a full pipe would block hrvmon.
@@ -73,32 +29,6 @@ class Bench:
                 return process
             time.sleep(0.05)
         raise SystemExit("hrvmon did not subscribe")
-
-    def close(self):
-        for process in (self.fake, self.bus):
-            process.terminate()
-            process.wait()
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-
-def cpu_seconds(pid):
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def status(pid, key):
-    for line in open(f"/proc/{pid}/status"):
-        if line.startswith(key + ":"):
-            return int(line.split()[1])
-
-
-def memory(pid):
-    values = {}
-    for line in open(f"/proc/{pid}/smaps_rollup"):
-        parts = line.split()
-        if parts[0] in ("Rss:", "Pss:", "Private_Dirty:", "Private_Clean:"):
-            values[parts[0].rstrip(":").lower() + "_kb"] = int(parts[1])
-    return values
 
 
 def idle_wakeups(bench, settings):
