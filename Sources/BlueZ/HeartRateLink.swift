@@ -319,6 +319,8 @@ public final class HeartRateLink {
     private func confirmSubscribed(_ device: Device) {
         lastNotification = EventLoop.now()
         armWatchdog()
+        // After a stall, `connected` waits for proof: the first notification ("notifications resumed").
+        guard stalls == 0 else { return }
         report(.connected, "\(device.displayName) (\(device.address))")
     }
 
