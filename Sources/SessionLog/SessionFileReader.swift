@@ -26,7 +26,7 @@ public enum SessionFileReader {
         var builder = Builder(source: source)
         for (index, line) in lines.enumerated() {
             let number = index + 1
-            if detail == .overview, number < lines.count, isPerBeat(line) { continue }
+            if detail == .overview, number > 1, number < lines.count, isPerBeat(line) { continue }
             let object: [String: Any]
             do {
                 object = try parseObject(line)
@@ -47,7 +47,10 @@ public enum SessionFileReader {
             }
         }
         builder.flushPacket()
-        return builder.file!
+        guard let file = builder.file else {
+            throw RecordingError(source: source, line: 1, problem: "not an hrvmon session file (no header line)")
+        }
+        return file
     }
 
     /// The high-volume lines, recognised by the prefix hrvmon writes them with.

@@ -61,16 +61,10 @@ enum DataDirectory {
         try write(Data((address + "\n").utf8), to: lastSensorFile)
     }
 
-    /// Writes atomically (temporary file, then rename) so a crash never leaves half a file.
+    /// Writes atomically (`AtomicFile`), 0600, in the data directory (created when missing).
     static func write(_ data: Data, to file: String) throws(Failure) {
         try makePrivateDirectory(path)
-        let temporary = file + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw Failure(path: temporary, reason: String(cString: strerror(errno)))
-        }
-        guard rename(temporary, file) == 0 else {
-            throw Failure(path: file, reason: String(cString: strerror(errno)))
-        }
+        if let failure = AtomicFile.write(Array(data), to: file) { throw Failure(path: file, reason: String(cString: strerror(failure))) }
     }
 
     /// Creates `directory` 0700 if missing, with any missing parents (~/.local/share may not

@@ -1,9 +1,12 @@
 import Glibc
 
-/// Buffered output to a file descriptor without Foundation, so 100,000 rows stay cheap.
+/// Buffered output to a file descriptor without Foundation, so 100,000 rows stay cheap. The
+/// first failed write is kept in `failure` (later output is dropped) for the caller to report.
 struct FileStream {
     let descriptor: Int32
     private var buffer: [UInt8] = []
+    /// The errno of the first write (or sync) that failed.
+    private(set) var failure: Int32?
 
     static var standardOutput: FileStream { FileStream(descriptor: STDOUT_FILENO) }
 
@@ -18,23 +21,36 @@ struct FileStream {
     }
 
     mutating func flush() {
-        var offset = 0
-        while offset < buffer.count {
-            let written = buffer[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            offset += written
-        }
+        if failure == nil { failure = buffer.withUnsafeBytes { Self.writeAll($0, to: descriptor) } }
         buffer.removeAll(keepingCapacity: true)
     }
 
     /// Flushes, optionally syncs to the disk, and closes the descriptor.
     mutating func close(sync: Bool = false) {
         flush()
-        if sync { fsync(descriptor) }
+        if sync, failure == nil { failure = Self.sync(descriptor) }
         Glibc.close(descriptor)
+    }
+
+    /// fsync; the errno on failure. A pipe or terminal cannot be synced (EINVAL): nothing is lost
+    /// there, so that is no failure.
+    static func sync(_ descriptor: Int32) -> Int32? {
+        guard fsync(descriptor) != 0, errno != EINVAL, errno != EROFS else { return nil }
+        return errno
+    }
+
+    /// Writes all of `bytes`, resuming after interruptions and short writes; the errno on failure.
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += written
+        }
+        return nil
     }
 
     /// One message to stderr, written at once.

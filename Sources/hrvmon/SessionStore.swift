@@ -38,8 +38,7 @@ enum SessionStore {
         }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw DataDirectory.Failure(path: path, reason: String(cString: strerror(errno))) }
-        let name = (path as NSString).lastPathComponent
-        return OpenedFile(descriptor: descriptor, path: path, id: name.hasSuffix(fileExtension) ? String(name.dropLast(fileExtension.count)) : name)
+        return OpenedFile(descriptor: descriptor, path: path, id: id(of: path))
     }
 
     /// Session files in the sessions directory, oldest first.
@@ -48,9 +47,12 @@ enum SessionStore {
         return names.filter { $0.hasSuffix(fileExtension) }.sorted().map { directory + "/" + $0 }
     }
 
-    /// A session by id (or a unique prefix of one), or by path.
-    static func find(_ reference: String) throws(DataDirectory.Failure) -> String {
+    /// A session by id (or a unique prefix of one), or by path when `acceptingPaths`.
+    static func find(_ reference: String, acceptingPaths: Bool = true) throws(DataDirectory.Failure) -> String {
         if reference.contains("/") || reference.hasSuffix(fileExtension) {
+            guard acceptingPaths else {
+                throw DataDirectory.Failure(path: reference, reason: "not a session id; `hrvmon sessions` lists them (only sessions in \(directory) are deleted)")
+            }
             guard access(reference, R_OK) == 0 else { throw DataDirectory.Failure(path: reference, reason: String(cString: strerror(errno))) }
             return reference
         }

@@ -20,7 +20,11 @@ enum Hrvmon {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("HRVTests/Fixtures")
 
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], directory: URL? = nil) throws -> Result {
+    /// `stdout`: a file to write standard output to instead of capturing it (e.g. /dev/full).
+    static func run(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], directory: URL? = nil,
+        stdout: String? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -32,7 +36,13 @@ enum Hrvmon {
         let output = Pipe()
         let errors = Pipe()
         let input = Pipe()
-        process.standardOutput = output
+        if let stdout {
+            guard let file = FileHandle(forWritingAtPath: stdout) else { throw CocoaError(.fileNoSuchFile) }
+            process.standardOutput = file
+            try? output.fileHandleForWriting.close()
+        } else {
+            process.standardOutput = output
+        }
         process.standardError = errors
         process.standardInput = input
         try process.run()

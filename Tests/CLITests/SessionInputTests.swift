@@ -81,4 +81,57 @@ import Testing
         #expect(text.stdout.contains("ln RMSSD below your normal range; resting HR above your usual"))
         #expect(text.stdout.contains("▁"), "a sparkline: \(text.stdout)")
     }
+
+    /// A data directory holding session files with these names and contents.
+    static func sessionsDirectory(_ files: [String: String]) throws -> [String: String] {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-sessions-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: home + "/data/hrvmon/sessions", withIntermediateDirectories: true)
+        for (name, contents) in files { try contents.write(toFile: home + "/data/hrvmon/sessions/" + name, atomically: true, encoding: .utf8) }
+        return ["XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config"]
+    }
+
+    static var validSession: String { ([header] + (1...5).map { beat($0) }).joined(separator: "\n") + "\n" }
+
+    /// One damaged file (a cut-short header that looks like a beat line) is skipped with a
+    /// message; the listing of the others goes on.
+    @Test func aDamagedFileIsSkippedByTheListing() throws {
+        let environment = try Self.sessionsDirectory([
+            "20260101-000000.jsonl": "{\"type\":\"rr\",\"t\":1}\n{\"type",
+            "20261121-101500.jsonl": Self.validSession,
+        ])
+        let listed = try Hrvmon.run(["sessions", "--format", "json"], environment: environment)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stderr.contains("skipping") && listed.stderr.contains("20260101-000000.jsonl:1"), "\(listed.stderr)")
+        let sessions = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        #expect(sessions.map { $0["id"] as? String } == ["20261121-101500"])
+        #expect(try Hrvmon.run(["history", "--days", "2"], environment: environment).status == 0)
+    }
+
+    /// A session is named by its file: a file copied in under another name is listed and found by it.
+    @Test func theFileNameIsTheSessionId() throws {
+        let environment = try Self.sessionsDirectory(["big.jsonl": Self.validSession])
+        let listed = try Hrvmon.run(["sessions", "--format", "json"], environment: environment)
+        let sessions = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        #expect(sessions.map { $0["id"] as? String } == ["big"])
+        let exported = try Hrvmon.run(["export", "--session", "big"], environment: environment)
+        #expect(exported.status == 0 && exported.stdout.split(separator: "\n").count == 5, "\(exported.stderr)")
+    }
+
+    /// `delete` removes sessions only: a path outside the sessions directory is refused and kept.
+    @Test func deleteNeverTakesAPath() throws {
+        let environment = try Self.sessionsDirectory(["20261121-101500.jsonl": Self.validSession])
+        let precious = try Hrvmon.temporaryFile("keep me\n", name: "precious.txt")
+        let result = try Hrvmon.run(["delete", "--session", precious.path, "--yes"], environment: environment)
+        #expect(result.status == 2 && result.stderr.contains("not a session id"), "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: precious.path))
+    }
+
+    /// A full disk fails the export with the reason and status 1, to a file and to stdout.
+    @Test func exportToAFullDiskFails() throws {
+        let environment = try Self.sessionsDirectory(["20261121-101500.jsonl": Self.validSession])
+        let toFile = try Hrvmon.run(["export", "--session", "20261121", "-o", "/dev/full"], environment: environment)
+        #expect(toFile.status == 1 && toFile.stderr.contains("cannot write /dev/full: No space left on device"), "\(toFile.stderr)")
+        let toStdout = try Hrvmon.run(["export", "--session", "20261121", "--format", "jsonl"], environment: environment, stdout: "/dev/full")
+        #expect(toStdout.status == 1 && toStdout.stderr.contains("cannot write standard output: No space left on device"), "\(toStdout.stderr)")
+    }
 }

@@ -75,17 +75,10 @@ final class SessionRecorder: SessionOutput {
 
     private func append(_ line: String) {
         guard !failed, descriptor >= 0 else { return }
-        var bytes = Array(line.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeMutableBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return fail(String(cString: strerror(errno)))
-            }
-            offset += written
+        var line = line
+        if let error = line.withUTF8({ FileStream.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }) {
+            return fail(String(cString: strerror(error)))
         }
-        bytes.removeAll()
         let now = now()
         if let since = unsyncedSince {
             if now - since >= syncInterval { sync() }
@@ -109,10 +102,7 @@ final class SessionRecorder: SessionOutput {
     private func sync() {
         guard !failed, descriptor >= 0, unsyncedSince != nil else { return }
         unsyncedSince = nil
-        // fsync on a pipe or terminal (--log /dev/stdout) fails with EINVAL: nothing to sync there.
-        if fsync(descriptor) != 0 && errno != EINVAL && errno != EROFS {
-            fail(String(cString: strerror(errno)))
-        }
+        if let error = FileStream.sync(descriptor) { fail(String(cString: strerror(error))) }
     }
 
     private func fail(_ reason: String) {

@@ -26,7 +26,7 @@ struct Delete: ParsableCommand {
     func run() throws {
         let paths: [String]
         do {
-            paths = try session.map { [try SessionStore.find($0)] } ?? SessionStore.all()
+            paths = try session.map { [try SessionStore.find($0, acceptingPaths: false)] } ?? SessionStore.all()
         } catch {
             throw badInput(error)
         }

@@ -50,12 +50,7 @@ struct Export: ParsableCommand {
         do {
             if let session {
                 let path = try SessionStore.find(session)
-                let bytes = try export(path)
-                if let output { try write(bytes, to: output) } else {
-                    var stream = FileStream.standardOutput
-                    stream.write(String(decoding: bytes, as: UTF8.self))
-                    stream.flush()
-                }
+                try write(try export(path), to: output)
             } else if let output {
                 try DataDirectory.makePrivateDirectory(output)
                 let paths = SessionStore.all()
@@ -94,9 +89,15 @@ struct Export: ParsableCommand {
         return Array(text.utf8)
     }
 
-    private func write(_ bytes: [UInt8], to path: String) throws {
-        var stream = try OutputFile.create(path, mode: 0o600)
+    /// Writes to `path` (created 0600), or to standard output when nil; a failed write (a full
+    /// disk) is said and exits 1, never reported as success.
+    private func write(_ bytes: [UInt8], to path: String?) throws {
+        var stream = try path.map { try OutputFile.create($0, mode: 0o600) } ?? FileStream.standardOutput
         stream.write(String(decoding: bytes, as: UTF8.self))
-        stream.close(sync: true)
+        if path == nil { stream.flush() } else { stream.close(sync: true) }
+        if let failure = stream.failure {
+            FileStream.printError("hrvmon: cannot write \(path ?? "standard output"): \(String(cString: strerror(failure)))")
+            throw ExitCode(1)
+        }
     }
 }

@@ -25,7 +25,7 @@ struct SessionOverview {
         do { bytes = try InputFile.read(path) } catch { throw RecordingError(source: path, line: nil, problem: error.reason) }
         var file = try SessionFileReader.read(bytes, source: path, detail: .overview)
         var overview = SessionOverview(
-            path: path, id: file.header.id, start: file.header.start,
+            path: path, id: SessionStore.id(of: path), start: file.header.start,
             device: file.header.deviceName ?? file.header.deviceAddress ?? "unknown sensor", seconds: 0, beats: 0,
             stressSeconds: 0, exercises: 0, notes: file.notes, ended: file.summary != nil, tornLine: file.tornLine)
         if let summary = file.summary {
