@@ -13,9 +13,9 @@ flags=(-sanitize=fuzzer,address -parse-as-library -O -g -I "$out/modules" -L "$o
 
 # The library modules, in dependency order, as static libraries with coverage instrumentation.
 modules=(HeartRateProtocol HRV Recordings Monitor Settings SessionLog)
+links=()
 for module in "${modules[@]}"; do
-    links=()
-    for built in "${modules[@]}"; do [ "$built" = "$module" ] && break; links+=("-l$built"); done
+    links=("-l$module" "${links[@]}")  # dependants before their dependencies
     swiftc "${flags[@]}" -module-name "$module" -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
         -emit-library -static -o "$out/modules/lib$module.a" Sources/"$module"/*.swift 2> >(grep -v "warning: Cannot export" >&2)
 done
@@ -23,9 +23,7 @@ done
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(HeartRateMeasurement RRFile SessionFile SettingsFile)
 for target in "${targets[@]}"; do
-    # Link order: dependants before their dependencies.
-    swiftc "${flags[@]}" "Fuzz/${target}Fuzz.swift" -lSessionLog -lSettings -lMonitor -lRecordings -lHRV -lHeartRateProtocol \
-        -o "$out/$target" 2> >(grep -v "warning: Cannot export" >&2)
+    swiftc "${flags[@]}" "Fuzz/${target}Fuzz.swift" "${links[@]}" -o "$out/$target" 2> >(grep -v "warning: Cannot export" >&2)
     corpus="$out/corpus/$target"
     mkdir -p "$corpus"
     cp -n Fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true

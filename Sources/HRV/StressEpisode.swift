@@ -21,3 +21,8 @@ public struct StressEpisode: Equatable, Sendable {
 
     public var duration: Double { end - start }
 }
+
+extension Collection<StressEpisode> {
+    /// Seconds of stress in these episodes.
+    public var stressSeconds: Double { filter { $0.kind == .stress }.reduce(0) { $0 + $1.duration } }
+}

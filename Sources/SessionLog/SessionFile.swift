@@ -73,6 +73,21 @@ public struct SessionFile: Sendable {
         public var pattern: String
     }
 
+    /// The measured effect of a breathing exercise: RMSSD and heart rate in the minute before,
+    /// during it, and in the two minutes after.
+    public struct Effect: Sendable {
+        public struct Span: Sendable {
+            public var rmssd: Double?
+            public var heartRate: Double?
+        }
+
+        /// RR seconds, as the exercise marks.
+        public var start: Double
+        public var before: Span
+        public var during: Span
+        public var after: Span
+    }
+
     public struct LinkChange: Sendable {
         public var time: Double
         public var state: String
@@ -100,6 +115,7 @@ public struct SessionFile: Sendable {
     public var episodes: [StressEpisode] = []
     public var suggestions: [Suggestion] = []
     public var exercises: [ExerciseMark] = []
+    public var effects: [Effect] = []
     public var notes: [Note] = []
     public var links: [LinkChange] = []
     public var summary: Summary?
@@ -107,7 +123,4 @@ public struct SessionFile: Sendable {
     public var tornLine: Int?
     /// Lines of types this reader does not know (written by a newer hrvmon), skipped.
     public var unknownLines = 0
-
-    /// Seconds of RR: the session's timeline length.
-    public var recordedSeconds: Double { beats.reduce(0) { $0 + Double($1.ticks) } / 1024 }
 }

@@ -11,9 +11,19 @@ public enum SessionFileReader {
     public static let formatName = "hrvmon-session"
     public static let newestVersion = 1
 
-    /// How much to read: everything, or (for listings) all but the per-beat and per-packet lines.
+    /// How much to read: everything; all but the corrected beats and metrics (pages that chart
+    /// the received beats only); or, for listings, all but the per-beat and per-packet lines.
     public enum Detail: Sendable {
-        case full, overview
+        case full, beats, overview
+
+        /// Prefixes of the lines skipped, as hrvmon writes them.
+        fileprivate var skipped: [[UInt8]] {
+            switch self {
+            case .full: []
+            case .beats: [#"{"type":"nn","#, #"{"type":"metrics","#].map { Array($0.utf8) }
+            case .overview: [#"{"type":"rr","#, #"{"type":"nn","#, #"{"type":"metrics","#].map { Array($0.utf8) }
+            }
+        }
     }
 
     public static func read(_ bytes: [UInt8], source: String, detail: Detail = .full) throws(RecordingError) -> SessionFile {
@@ -23,10 +33,12 @@ public enum SessionFileReader {
         guard let first = lines.first, !first.isEmpty else {
             throw RecordingError(source: source, line: 1, problem: "empty file, not an hrvmon session", hint: "session files start with a \"session\" header line")
         }
-        var builder = Builder(source: source)
+        var builder = Builder()
+        let skipped = detail.skipped
         for (index, line) in lines.enumerated() {
             let number = index + 1
-            if detail == .overview, number > 1, number < lines.count, isPerBeat(line) { continue }
+            // The header and the last line (which may be torn) are always read.
+            if number > 1, number < lines.count, skipped.contains(where: { line.starts(with: $0) }) { continue }
             let object: [String: Any]
             do {
                 object = try parseObject(line)
@@ -53,13 +65,6 @@ public enum SessionFileReader {
         return file
     }
 
-    /// The high-volume lines, recognised by the prefix hrvmon writes them with.
-    private static let perBeatPrefixes = [#"{"type":"rr","#, #"{"type":"nn","#, #"{"type":"metrics","#].map { Array($0.utf8) }
-
-    private static func isPerBeat(_ line: ArraySlice<UInt8>) -> Bool {
-        perBeatPrefixes.contains { line.starts(with: $0) }
-    }
-
     struct LineError: Error {
         var reason: String
         var hint: String?
@@ -78,13 +83,10 @@ public enum SessionFileReader {
 
     /// Accumulates the file line by line.
     private struct Builder {
-        let source: String
         var file: SessionFile?
         /// The packet whose beats are being collected (a packet's rr lines are consecutive,
         /// with the pipeline's nn and metrics lines between them).
         var packet: (number: Int, measurement: HeartRateMeasurement, time: Double)?
-
-        init(source: String) { self.source = source }
 
         mutating func add(_ object: [String: Any], line: Int) throws(LineError) {
             let fields = Fields(object)
@@ -149,7 +151,10 @@ public enum SessionFileReader {
                     heartRate: try fields.optionalDouble("hr_bpm"), rmssd: try fields.optionalDouble("rmssd_ms"),
                     sdnn: try fields.optionalDouble("sdnn_ms"), stressSeconds: try fields.double("stress_s"),
                     exercises: try fields.int("exercises"), baseline: try baseline(fields.object("baseline")))
-            case "effect", "notice", "session":
+            case "effect":
+                // Derived numbers, recomputed by a replay: a damaged one is left out, not fatal.
+                if let effect = try? effect(fields) { file!.effects.append(effect) }
+            case "notice", "session":
                 break
             default:
                 file!.unknownLines += 1
@@ -209,6 +214,14 @@ public enum SessionFileReader {
                 source: try fields.string("source"), program: try fields.string("program"),
                 deviceName: try device?.optionalString("name"), deviceAddress: try device?.optionalString("address"),
                 baseline: try baseline(fields.object("baseline")), configuration: configuration)
+        }
+
+        private func effect(_ fields: Fields) throws(LineError) -> SessionFile.Effect {
+            func span(_ key: String) throws(LineError) -> SessionFile.Effect.Span {
+                let values = try fields.object(key)
+                return SessionFile.Effect.Span(rmssd: try values?.optionalDouble("rmssd_ms"), heartRate: try values?.optionalDouble("hr_bpm"))
+            }
+            return SessionFile.Effect(start: try fields.double("start_s"), before: try span("before"), during: try span("during"), after: try span("after"))
         }
 
         private func baseline(_ fields: Fields?) throws(LineError) -> Baseline? {

@@ -75,7 +75,7 @@ struct AnalysisSummary {
         object.add("artifacts", artifactsObject)
         object.add("corrected_pct", totals.correctedPercent)
         object.add("correction", correction == nil ? "none" : "kubios-causal")
-        object.add("baseline", baselineObject)
+        object.add("baseline", baseline.map(JSONObject.init(baseline:)))
         object.add("stress_windows", episodes.filter { $0.kind == .stress }.map(Self.episodeObject))
         object.add("activity_windows", episodes.filter { $0.kind == .activity }.map(Self.episodeObject))
         object.add("suggestions", suggestions.map { suggestion in
@@ -92,17 +92,6 @@ struct AnalysisSummary {
     }
 
     /// Null until the session calibration has enough windows.
-    private var baselineObject: JSONObject? {
-        guard let baseline else { return nil }
-        var object = JSONObject()
-        object.add("source", baseline.source.rawValue)
-        object.add("resting_hr_bpm", baseline.restingHR)
-        object.add("ln_rmssd_mean", baseline.lnRMSSDMean)
-        object.add("ln_rmssd_sd", baseline.lnRMSSDSD)
-        object.add("samples", baseline.samples)
-        return object
-    }
-
     private static func episodeObject(_ episode: StressEpisode) -> JSONObject {
         var object = JSONObject()
         object.addFields(of: episode)

@@ -70,16 +70,10 @@ struct Analyze: ParsableCommand {
 
     func run() throws {
         let bytes: [UInt8]
+        do { bytes = try InputFile.read(file) } catch { throw badInput(error) }
+        if Self.isSessionFile(bytes) { return try replay(bytes) }
         let recording: RRRecording
-        do {
-            bytes = try InputFile.read(file)
-            if Self.isSessionFile(bytes) { return try replay(bytes) }
-            recording = try RRFileReader.read(bytes, source: file, unit: unit)
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            throw badInput(error)
-        }
+        do { recording = try RRFileReader.read(bytes, source: file, unit: unit) } catch { throw badInput(error) }
         let settings = try config.load()
         var pipeline = HRVPipeline(configuration: pipelineConfiguration(settings.pipeline))
         var analysis = RecordingAnalysis(
@@ -119,9 +113,7 @@ extension Analyze {
         if !exercises.isEmpty { throw badInput(ValidationError("--exercise is for RR files; a session file records its exercises")) }
         let session: SessionFile
         do { session = try SessionFileReader.read(bytes, source: file) } catch { throw badInput(error) }
-        if let torn = session.tornLine {
-            FileStream.printError("hrvmon: \(file):\(torn): the last line was cut short (the session ended abruptly); replaying the lines before it")
-        }
+        session.reportTornLine(of: file, "replaying")
         var settings = config.path == nil ? try SessionReplay.settings(of: session, source: file) : try config.load()
         settings.pipeline = pipelineConfiguration(settings.pipeline)
         let baseline: Baseline? = switch self.baseline {

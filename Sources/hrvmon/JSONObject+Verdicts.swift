@@ -30,3 +30,15 @@ extension JSONObject {
         }
     }
 }
+
+extension JSONObject {
+    /// A baseline's fields (`analyze`'s summary, the session header and summary).
+    init(baseline: Baseline) {
+        self.init()
+        add("source", baseline.source.rawValue)
+        add("resting_hr_bpm", baseline.restingHR)
+        add("ln_rmssd_mean", baseline.lnRMSSDMean)
+        add("ln_rmssd_sd", baseline.lnRMSSDSD)
+        add("samples", baseline.samples)
+    }
+}

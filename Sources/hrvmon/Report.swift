@@ -65,10 +65,8 @@ struct Report: ParsableCommand {
         } catch {
             throw badInput(error)
         }
-        if let torn = file.tornLine {
-            FileStream.printError("hrvmon: \(path):\(torn): the last line was cut short (the session ended abruptly); reporting the lines before it")
-        }
-        let report = SessionReport(file: file, effects: ExerciseEffectRecord.all(in: bytes))
+        file.reportTornLine(of: path, "reporting")
+        let report = SessionReport(file: file)
         return (SessionPage.render(report, generated: generated), "hrvmon-\(file.header.id).html")
     }
 
@@ -77,14 +75,13 @@ struct Report: ParsableCommand {
         let history: BaselineHistory
         do { history = try DataDirectory.loadHistory() } catch { throw badInput(error) }
         let today = CalendarDay(WallClock.day(generated))!
-        // Ids begin with the local start date (YYYYMMDD), so older files need not be read.
-        let first = CalendarDay(ordinal: today.ordinal - (count - 1)).text.replacingOccurrences(of: "-", with: "")
         var sessions: [SessionReport] = []
         var unreadable: [(id: String, reason: String)] = []
-        for path in SessionStore.all() where SessionStore.id(of: path) >= first {
+        for path in SessionStore.all(since: CalendarDay(ordinal: today.ordinal - (count - 1))) {
             do {
+                // The days page charts no corrected beats or metrics: those lines are skipped.
                 let bytes = try InputFile.read(path)
-                sessions.append(SessionReport(file: try SessionFileReader.read(bytes, source: path), effects: ExerciseEffectRecord.all(in: bytes)))
+                sessions.append(SessionReport(file: try SessionFileReader.read(bytes, source: path, detail: .beats)))
             } catch {
                 FileStream.printError("hrvmon: \(error); left out of the report")
                 unreadable.append((SessionStore.id(of: path), "\(error)"))

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SessionLog
 
 /// The session files: `$XDG_DATA_HOME/hrvmon/sessions/ID.jsonl`, the id being the local start time
 /// `YYYYMMDD-HHMMSS` (with `-2`, `-3`… when two start in the same second). 0600 files in 0700
@@ -41,10 +42,13 @@ enum SessionStore {
         return OpenedFile(descriptor: descriptor, path: path, id: id(of: path))
     }
 
-    /// Session files in the sessions directory, oldest first.
-    static func all() -> [String] {
+    /// Session files in the sessions directory, oldest first; with `since`, only those whose id
+    /// (which begins with the local start date, YYYYMMDD) is not older, so older files need not be
+    /// read. Files named otherwise are always included.
+    static func all(since day: CalendarDay? = nil) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasSuffix(fileExtension) }.sorted().map { directory + "/" + $0 }
+        let first = day?.text.replacingOccurrences(of: "-", with: "") ?? ""
+        return names.filter { $0.hasSuffix(fileExtension) && $0 >= first }.sorted().map { directory + "/" + $0 }
     }
 
     /// A session by id (or a unique prefix of one), or by path when `acceptingPaths`.

@@ -35,7 +35,8 @@ enum WallClock {
         return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))-\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
     }
 
-    private static func local(_ unixSeconds: Double) -> tm {
+    /// The calendar parts of an instant in the local time zone.
+    static func local(_ unixSeconds: Double) -> tm {
         var seconds = time_t(unixSeconds.rounded(.down))
         var parts = tm()
         localtime_r(&seconds, &parts)

@@ -8,16 +8,12 @@ import Settings
 /// The JSON Lines of a session: what the session file holds and `monitor --format jsonl` prints,
 /// one object per event (README: "Session files"). Keys are a documented contract.
 enum SessionRecords {
-    /// Format of the session file; readers refuse newer versions.
-    static let formatName = "hrvmon-session"
-    static let formatVersion = 1
-
     /// The first line: what produced the session and with which settings, so a replay can use
     /// the same.
     static func header(_ header: SessionHeader) -> JSONObject {
         var object = record("session", header.start)
-        object.add("format", formatName)
-        object.add("version", formatVersion)
+        object.add("format", SessionFileReader.formatName)
+        object.add("version", SessionFileReader.newestVersion)
         object.add("program", "hrvmon \(Hrvmon.version)")
         object.add("id", header.id)
         object.add("start_local", header.startLocal)
@@ -26,7 +22,7 @@ enum SessionRecords {
         device.add("name", header.deviceName)
         device.add("address", header.deviceAddress)
         object.add("device", device)
-        object.add("baseline", header.baseline.map(baselineObject))
+        object.add("baseline", header.baseline.map(JSONObject.init(baseline:)))
         var config = JSONObject()
         for definition in SettingDefinition.all {
             if case .list(let path) = definition.kind {
@@ -137,17 +133,7 @@ enum SessionRecords {
             $0.add("hr_bpm", summary.metrics?.meanHR)
             $0.add("stress_s", summary.stressSeconds)
             $0.add("exercises", summary.exercises)
-            $0.add("baseline", summary.baseline.map(baselineObject))
-        }
-    }
-
-    static func baselineObject(_ baseline: Baseline) -> JSONObject {
-        with(JSONObject()) {
-            $0.add("source", baseline.source.rawValue)
-            $0.add("resting_hr_bpm", baseline.restingHR)
-            $0.add("ln_rmssd_mean", baseline.lnRMSSDMean)
-            $0.add("ln_rmssd_sd", baseline.lnRMSSDSD)
-            $0.add("samples", baseline.samples)
+            $0.add("baseline", summary.baseline.map(JSONObject.init(baseline:)))
         }
     }
 

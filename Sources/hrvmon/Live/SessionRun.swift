@@ -48,7 +48,7 @@ final class SessionRun {
         let summary = SessionSummary(
             time: time, seconds: seconds, beats: session.recording.rawBeats, malformed: session.malformedPackets,
             metrics: session.recording.metrics, baseline: session.judge.detector.baseline,
-            stressSeconds: session.judge.episodes.filter { $0.kind == .stress }.reduce(0) { $0 + $1.duration },
+            stressSeconds: session.judge.episodes.stressSeconds,
             exercises: session.judge.effects.count)
         for output in outputs { output.finish(summary) }
     }

@@ -7,14 +7,14 @@ struct BreathingExercise {
     var start: Double
     var end: Double
     var pattern: String
-    var effect: ExerciseEffectRecord?
+    var effect: SessionFile.Effect?
 
-    static func all(in file: SessionFile, effects: [ExerciseEffectRecord], sessionLength: Double) -> [BreathingExercise] {
+    static func all(in file: SessionFile, sessionLength: Double) -> [BreathingExercise] {
         var exercises: [BreathingExercise] = []
         for mark in file.exercises {
             switch mark.kind {
             case .started:
-                let effect = effects.first { abs($0.start - mark.sessionSeconds) < 1e-6 }
+                let effect = file.effects.first { abs($0.start - mark.sessionSeconds) < 1e-6 }
                 exercises.append(BreathingExercise(start: mark.sessionSeconds, end: sessionLength, pattern: mark.pattern, effect: effect))
             case .stopped:
                 if let last = exercises.indices.last { exercises[last].end = mark.sessionSeconds }

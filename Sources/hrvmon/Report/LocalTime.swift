@@ -5,7 +5,7 @@ import SessionLog
 /// report's clock axes, hour cells and headings.
 enum LocalTime {
     /// Seconds east of UTC at `unixSeconds` (daylight saving time included).
-    static func offset(at unixSeconds: Double) -> Double { Double(parts(unixSeconds).tm_gmtoff) }
+    static func offset(at unixSeconds: Double) -> Double { Double(WallClock.local(unixSeconds).tm_gmtoff) }
 
     /// The start of the local hour that contains `unixSeconds`.
     static func hourStart(_ unixSeconds: Double) -> Double {
@@ -14,7 +14,7 @@ enum LocalTime {
     }
 
     /// 0–23.
-    static func hour(_ unixSeconds: Double) -> Int { Int(parts(unixSeconds).tm_hour) }
+    static func hour(_ unixSeconds: Double) -> Int { Int(WallClock.local(unixSeconds).tm_hour) }
 
     /// `UTC+01:00`.
     static func offsetName(at unixSeconds: Double) -> String {
@@ -25,7 +25,7 @@ enum LocalTime {
 
     /// `Saturday 21 November 2026`.
     static func longDate(_ unixSeconds: Double) -> String {
-        let parts = parts(unixSeconds)
+        let parts = WallClock.local(unixSeconds)
         return "\(weekdays[Int(parts.tm_wday)]) \(parts.tm_mday) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900)"
     }
 
@@ -40,11 +40,4 @@ enum LocalTime {
     private static let months = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
     ]
-
-    private static func parts(_ unixSeconds: Double) -> tm {
-        var seconds = time_t(unixSeconds.rounded(.down))
-        var parts = tm()
-        localtime_r(&seconds, &parts)
-        return parts
-    }
 }

@@ -1,3 +1,5 @@
+import SessionLog
+
 /// The session page's table of what happened, in time order: episodes, breathing exercises and
 /// the suggestions made, notes, link losses.
 enum SessionEvents {
@@ -36,9 +38,9 @@ enum SessionEvents {
     }
 
     /// `RMSSD 19 → 73 → 53 ms, heart rate 80 → 65 → 63 bpm (minute before → during → 2 min after)`.
-    static func effectText(_ effect: ExerciseEffectRecord?) -> String? {
+    static func effectText(_ effect: SessionFile.Effect?) -> String? {
         guard let effect else { return nil }
-        func values(_ value: (ExerciseEffectRecord.Span) -> Double?, _ unit: String) -> String? {
+        func values(_ value: (SessionFile.Effect.Span) -> Double?, _ unit: String) -> String? {
             let spans = [effect.before, effect.during, effect.after].map { value($0).map { Formatting.fixed($0, digits: 0) } ?? "–" }
             return spans.allSatisfy { $0 == "–" } ? nil : spans.joined(separator: " → ") + " " + unit
         }

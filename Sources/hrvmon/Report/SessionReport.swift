@@ -21,12 +21,12 @@ struct SessionReport {
     let exercises: [BreathingExercise]
     let notes: [Note]
 
-    init(file: SessionFile, effects: [ExerciseEffectRecord]) {
+    init(file: SessionFile) {
         self.file = file
         settings = (try? SettingsFile.parse(file.header.configuration, source: file.header.id)) ?? Settings()
         let timeline = SessionTimeline(file)
         self.timeline = timeline
-        exercises = BreathingExercise.all(in: file, effects: effects, sessionLength: timeline.length)
+        exercises = BreathingExercise.all(in: file, sessionLength: timeline.length)
         notes = file.notes.enumerated().map { Note(number: $0.offset + 1, seconds: timeline.seconds(at: $0.element.time), text: $0.element.text) }
     }
 
@@ -38,7 +38,7 @@ struct SessionReport {
 
     var stressEpisodes: [StressEpisode] { file.episodes.filter { $0.kind == .stress } }
     var activityEpisodes: [StressEpisode] { file.episodes.filter { $0.kind == .activity } }
-    var stressSeconds: Double { stressEpisodes.reduce(0) { $0 + $1.duration } }
+    var stressSeconds: Double { file.episodes.stressSeconds }
 
     /// Beats on the corrected timeline changed by correction, of those usable (implausible
     /// values are left out, not corrected), as the pipeline counts them.

@@ -68,7 +68,7 @@ struct Export: ParsableCommand {
         let bytes = try InputFile.read(path)
         if format == .jsonl { return bytes }
         let file = try SessionFileReader.read(bytes, source: path)
-        if let torn = file.tornLine { FileStream.printError("hrvmon: \(path):\(torn): the last line was cut short; exporting the lines before it") }
+        file.reportTornLine(of: path, "exporting")
         var text = ""
         switch (format, corrected) {
         case (.rr, false):

@@ -29,7 +29,8 @@ struct History: ParsableCommand {
         let settings = try config.load()
         let history: BaselineHistory
         do { history = try DataDirectory.loadHistory() } catch { throw badInput(error) }
-        let sessions = SessionOverview.all().map { (WallClock.day($0.start), $0.stressSeconds / 60) }
+        let sessions = SessionOverview.all(since: CalendarDay(DataDirectory.today)?.adding(days: -(days - 1)))
+            .map { (WallClock.day($0.start), $0.stressSeconds / 60) }
         let trend = DailyTrend.days(
             days, today: DataDirectory.today, history: history, sessions: sessions, baselineDays: Int(settings.baseline.days),
             minimumDays: Int(settings.baseline.minimumDays), minimumSD: settings.stress.minimumSD)

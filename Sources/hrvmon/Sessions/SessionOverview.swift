@@ -45,15 +45,15 @@ struct SessionOverview {
         overview.beats = session.recording.rawBeats
         overview.heartRate = session.recording.metrics?.meanHR
         overview.rmssd = session.recording.metrics?.rmssd
-        overview.stressSeconds = session.judge.episodes.filter { $0.kind == .stress }.reduce(0) { $0 + $1.duration }
+        overview.stressSeconds = session.judge.episodes.stressSeconds
         overview.exercises = session.judge.effects.count
         return overview
     }
 
     /// Every session in the sessions directory, oldest first; unreadable files are reported on
     /// stderr and skipped, so one damaged file does not hide the others.
-    static func all() -> [SessionOverview] {
-        SessionStore.all().compactMap { path in
+    static func all(since day: CalendarDay? = nil) -> [SessionOverview] {
+        SessionStore.all(since: day).compactMap { path in
             do { return try load(path) } catch {
                 FileStream.printError("hrvmon: skipping \(error)")
                 return nil

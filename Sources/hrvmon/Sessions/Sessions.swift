@@ -17,10 +17,11 @@ struct Sessions: ParsableCommand {
     }
 
     func run() throws {
-        var sessions = SessionOverview.all()
-        if let days {
-            let first = CalendarDay(DataDirectory.today)?.adding(days: -(days - 1))?.text ?? ""
-            sessions = sessions.filter { WallClock.day($0.start) >= first }
+        var sessions: [SessionOverview]
+        if let days, let first = CalendarDay(DataDirectory.today)?.adding(days: -(days - 1)) {
+            sessions = SessionOverview.all(since: first).filter { WallClock.day($0.start) >= first.text }
+        } else {
+            sessions = SessionOverview.all()
         }
         var output = FileStream.standardOutput
         switch format {
