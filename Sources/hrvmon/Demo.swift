@@ -78,7 +78,7 @@ struct Demo: ParsableCommand {
             id: WallClock.compact(start), start: start, startLocal: WallClock.iso8601(start), source: "demo",
             deviceName: Self.strapName, deviceAddress: Self.strapAddress, baseline: nil, settings: settings)
         if let log { _ = try run.recordToFile(at: log, header: header, settings: settings, loop: loop, stop: stop) }
-        let notes = run.takeNotes(loop: loop, clock: clock)
+        run.takeNotes(loop: loop, clock: clock)
         run.report(.sensor(.identity(name: Self.strapName, address: Self.strapAddress)), at: start)
         run.report(.sensor(.bodySensorLocation("chest")), at: start)
         run.report(.sensor(.batteryLevel(87)), at: start)
@@ -118,7 +118,7 @@ struct Demo: ParsableCommand {
             if next < timeline.steps.count { loop.schedule(at: started + timeline.steps[next].seconds / speed, play) }
         }
         play()
-        withExtendedLifetime(notes) { loop.run() }
+        loop.run()
         finish(at: min(clock(), start + (timeline.steps.last?.seconds ?? 0)))
         dashboard?.close()
     }

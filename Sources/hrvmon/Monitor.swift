@@ -72,7 +72,7 @@ struct Monitor: ParsableCommand {
             id: WallClock.compact(start), start: start, startLocal: WallClock.iso8601(start), source: "live",
             deviceAddress: query.isBluetoothAddress ? query.uppercased() : nil, baseline: baseline, settings: settings)
         let recorder = sessionFile.noLog ? nil : try run.recordToFile(at: sessionFile.log, header: header, settings: settings, loop: bus.loop, stop: stop)
-        let notes = run.takeNotes(loop: bus.loop, clock: WallClock.now)
+        run.takeNotes(loop: bus.loop, clock: WallClock.now)
         var rememberedAddress: String?
         var sensor: Device?
 
@@ -108,7 +108,7 @@ struct Monitor: ParsableCommand {
         if let duration { bus.loop.schedule(after: duration, stop) }
         bus.onInterrupt = stop
         link.start()
-        withExtendedLifetime(notes) { bus.run() }
+        bus.run()
 
         run.finish(at: WallClock.now(), seconds: EventLoop.now() - started)
         dashboard?.close()

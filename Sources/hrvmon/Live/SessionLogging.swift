@@ -46,15 +46,4 @@ extension SessionRun {
         add(recorder, first: true)
         return recorder
     }
-
-    /// Takes notes from `hrvmon note` into the session while it runs; nil when another session
-    /// takes them (said as a notice).
-    func takeNotes(loop: EventLoop, clock: @escaping () -> Double) -> NoteInbox? {
-        do {
-            return try NoteInbox(loop: loop) { [unowned self] text in report(.note(text), at: clock()) }
-        } catch {
-            report(.notice("`hrvmon note` cannot reach this session: \(error)"), at: clock())
-            return nil
-        }
-    }
 }
