@@ -10,6 +10,7 @@ final class SessionRun {
     private var outputs: [SessionOutput]
     /// Where `hrvmon note` reaches the session, until it ends.
     private var notes: NoteInbox?
+    private(set) var isFinished = false
 
     init(session: LiveSession, outputs: [SessionOutput]) {
         self.session = session
@@ -58,6 +59,7 @@ final class SessionRun {
     /// Ends the session: no more notes (`hrvmon note` says none runs, even while the demo's
     /// dashboard waits for q), the pipeline's last events, then the summary.
     func finish(at time: Double, seconds: Double) {
+        isFinished = true
         notes?.receive()
         notes = nil
         session.finish(at: time) { report(.live($0), at: time) }
