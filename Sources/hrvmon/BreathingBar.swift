@@ -12,11 +12,20 @@ struct BreathingBar {
     let colors: Bool
 
     func frame(_ position: BreathingPacer.Position, elapsed: Double, duration: Double) -> String {
-        let color = colors ? "\u{1B}[\(Self.colorCode(position.phase))m" : ""
-        let reset = colors ? "\u{1B}[0m" : ""
         let left = Formatting.clock(max(0, duration - elapsed))
-        return "\r\(Self.clearLine)\(color)\(Self.label(position.phase)) \(Self.bar(position, width: Self.width))\(reset) "
-            + "\(Formatting.fixed(position.remaining, digits: 1)) s  breath \(position.breaths + 1)  \(left) left"
+        return "\r\(Self.clearLine)" + Self.phaseBar(position, width: Self.width).rendered(colors: colors)
+            + " \(Self.count(position))  \(left) left"
+    }
+
+    /// The phase and its bar in the phase's colour: the line `breathe` animates and the
+    /// dashboard's pacer panel shows.
+    static func phaseBar(_ position: BreathingPacer.Position, width: Int) -> StyledLine {
+        StyledLine(label(position.phase) + " " + bar(position, width: width), style(position.phase))
+    }
+
+    /// Seconds left in the phase and the breath under way: `3.2 s  breath 4`.
+    static func count(_ position: BreathingPacer.Position) -> String {
+        "\(Formatting.fixed(position.remaining, digits: 1)) s  breath \(position.breaths + 1)"
     }
 
     /// `width` cells, filled in proportion to the air in the lungs.
@@ -27,8 +36,7 @@ struct BreathingBar {
         case .exhale: 1 - position.progress
         case .holdOut: 0
         }
-        let filled = Int((fill * Double(width)).rounded())
-        return String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        return Sparkline.meter(fill, cells: width)
     }
 
     /// The phase in capitals, padded to one width for every phase.
@@ -36,12 +44,12 @@ struct BreathingBar {
         phase.rawValue.uppercased().padding(toLength: 8)
     }
 
-    /// SGR colour of a phase: cyan in, green out, yellow on holds.
-    static func colorCode(_ phase: BreathingPattern.Phase) -> String {
+    /// The colour of a phase: cyan in, green out, yellow on holds.
+    static func style(_ phase: BreathingPattern.Phase) -> StyledLine.Style {
         switch phase {
-        case .inhale: "36"
-        case .exhale: "32"
-        case .holdIn, .holdOut: "33"
+        case .inhale: .calm
+        case .exhale: .good
+        case .holdIn, .holdOut: .warning
         }
     }
 }

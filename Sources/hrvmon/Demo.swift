@@ -57,10 +57,6 @@ struct Demo: ParsableCommand {
             throw badInput(error)
         }
         let timeline = DemoTimeline(scenario: chosen, seed: seed, duration: duration)
-        let pattern = try settings.breathing.exercisePattern()
-        // The demo calibrates on its own first minutes, whatever the user's personal baseline.
-        let run = SessionRun(
-            session: LiveSession(pipeline: settings.pipeline, judge: try BeatJudge(settings: settings, baseline: nil)), outputs: [])
 
         let loop = EventLoop()
         let start = WallClock.now()
@@ -71,25 +67,14 @@ struct Demo: ParsableCommand {
         let stop = { loop.stop() }
         Interruption.watch(on: loop, stop)
         let title = "demo ×" + Formatting.fixed(speed, digits: speed == speed.rounded() ? 0 : 1)
-        let dashboard = try run.show(display, title: title, start: start, settings: settings, loop: loop, clock: clock, stop: stop)
-        defer { dashboard?.close() }
-        run.notifyDesktop(settings.notify, loop: loop)
+        // The demo calibrates on its own first minutes, whatever the user's personal baseline.
         let header = SessionHeader(
-            id: WallClock.compact(start), start: start, startLocal: WallClock.iso8601(start), source: "demo",
-            deviceName: Self.strapName, deviceAddress: Self.strapAddress, baseline: nil, settings: settings)
-        if let log { _ = try run.recordToFile(at: log, header: header, settings: settings, loop: loop, stop: stop) }
-        let notes = run.takeNotes(loop: loop, clock: clock)
-        run.report(.sensor(.identity(name: Self.strapName, address: Self.strapAddress)), at: start)
-        run.report(.sensor(.bodySensorLocation("chest")), at: start)
-        run.report(.sensor(.batteryLevel(87)), at: start)
-        run.report(.link(LinkStatus(.connected, "simulated")), at: start)
+            start: start, source: "demo", deviceName: Self.strapName, deviceAddress: Self.strapAddress, baseline: nil, settings: settings)
+        let host = try LiveSessionHost(
+            header, record: log != nil, at: log, display: display, title: title, loop: loop, clock: clock, stop: stop)
+        let run = host.run
+        Self.announce(on: run, at: start)
 
-        var finished = false
-        func finish(at time: Double) {
-            guard !finished else { return }
-            finished = true
-            run.finish(at: time, seconds: time - start)
-        }
         var next = 0
         var tookExercise = false
         func play() {
@@ -97,30 +82,49 @@ struct Demo: ParsableCommand {
                 let step = timeline.steps[next]
                 let time = start + step.seconds
                 next += 1
-                switch step.action {
-                case .notification(let bytes):
-                    run.receive(bytes, at: time)
-                case .segment(let segment):
-                    run.report(.notice(Self.describe(segment)), at: time)
-                case .startExercise where !run.session.isExercising:
-                    run.toggleExercise(pattern.name, at: time)
-                    tookExercise = true
-                case .stopExercise where tookExercise:
-                    if run.session.isExercising { run.toggleExercise(pattern.name, at: time) }
-                    tookExercise = false
-                case .startExercise, .stopExercise:
-                    break
-                case .end:
-                    // On a terminal with keys the dashboard stays until q; otherwise the demo is over.
-                    if dashboard?.acceptsKeys == true { finish(at: time) } else { loop.stop() }
-                }
+                guard Self.perform(step.action, on: run, at: time, tookExercise: &tookExercise) else { continue }
+                // On a terminal with keys the dashboard stays until q; otherwise the demo is over.
+                if host.dashboard?.acceptsKeys == true { run.finish(at: time, seconds: time - start) } else { loop.stop() }
             }
             if next < timeline.steps.count { loop.schedule(at: started + timeline.steps[next].seconds / speed, play) }
         }
         play()
-        withExtendedLifetime(notes) { loop.run() }
-        finish(at: min(clock(), start + (timeline.steps.last?.seconds ?? 0)))
-        dashboard?.close()
+        host.runUntilStopped {
+            let time = min(clock(), start + (timeline.steps.last?.seconds ?? 0))
+            return (time, time - start)
+        }
+    }
+
+    /// What the demo strap tells at the start: who it is, where it is worn, its battery, and the link.
+    static func announce(on run: SessionRun, at time: Double) {
+        run.report(.sensor(.identity(name: strapName, address: strapAddress)), at: time)
+        run.report(.sensor(.bodySensorLocation("chest")), at: time)
+        run.report(.sensor(.batteryLevel(87)), at: time)
+        run.report(.link(LinkStatus(.connected, "simulated")), at: time)
+    }
+
+    /// Plays one step of the timeline into the session at `time`: a notification, a segment's
+    /// notice, the exercise the demo takes in a breathing segment — unless one runs already — and
+    /// stops again (only its own: `tookExercise`). True at the end of the timeline, which the
+    /// caller ends.
+    static func perform(_ action: DemoTimeline.Action, on run: SessionRun, at time: Double, tookExercise: inout Bool) -> Bool {
+        switch action {
+        case .notification(let bytes):
+            run.receive(bytes, at: time)
+        case .segment(let segment):
+            run.report(.notice(describe(segment)), at: time)
+        case .startExercise where !run.session.isExercising:
+            run.toggleExercise(run.session.judge.coach.pattern.name, at: time)
+            tookExercise = true
+        case .stopExercise where tookExercise:
+            if run.session.isExercising { run.toggleExercise(run.session.judge.coach.pattern.name, at: time) }
+            tookExercise = false
+        case .startExercise, .stopExercise:
+            break
+        case .end:
+            return true
+        }
+        return false
     }
 
     static func describe(_ segment: Segment) -> String {

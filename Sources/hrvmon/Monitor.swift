@@ -60,19 +60,15 @@ struct Monitor: ParsableCommand {
         let link = HeartRateLink(client: bus.client, loop: bus.loop, configuration: linkConfiguration)
         let stop = { link.stop { bus.loop.stop() } }
 
-        let run = SessionRun(
-            session: LiveSession(pipeline: settings.pipeline, judge: try BeatJudge(settings: settings, baseline: baseline)),
-            outputs: [])
         let start = WallClock.now()
         let started = EventLoop.now()
-        let dashboard = try run.show(display, title: "monitor", start: start, settings: settings, loop: bus.loop, clock: WallClock.now, stop: stop)
-        defer { dashboard?.close() }
-        run.notifyDesktop(settings.notify, loop: bus.loop)
         let header = SessionHeader(
-            id: WallClock.compact(start), start: start, startLocal: WallClock.iso8601(start), source: "live",
-            deviceAddress: query.isBluetoothAddress ? query.uppercased() : nil, baseline: baseline, settings: settings)
-        let recorder = sessionFile.noLog ? nil : try run.recordToFile(at: sessionFile.log, header: header, settings: settings, loop: bus.loop, stop: stop)
-        let notes = run.takeNotes(loop: bus.loop, clock: WallClock.now)
+            start: start, source: "live", deviceAddress: query.isBluetoothAddress ? query.uppercased() : nil, baseline: baseline,
+            settings: settings)
+        let host = try LiveSessionHost(
+            header, record: !sessionFile.noLog, at: sessionFile.log, display: display, title: "monitor", loop: bus.loop,
+            clock: WallClock.now, stop: stop)
+        let run = host.run
         var rememberedAddress: String?
         var sensor: Device?
 
@@ -108,10 +104,9 @@ struct Monitor: ParsableCommand {
         if let duration { bus.loop.schedule(after: duration, stop) }
         bus.onInterrupt = stop
         link.start()
-        withExtendedLifetime(notes) { bus.run() }
+        host.runUntilStopped { (WallClock.now(), EventLoop.now() - started) }
 
-        run.finish(at: WallClock.now(), seconds: EventLoop.now() - started)
-        dashboard?.close()
+        let recorder = host.recorder
         if let recorder, recorder.failed, settings.log.stopsOnError { throw ExitCode(1) }
         if let recorder, !recorder.failed, let measured = run.session.judge.detector.sessionBaseline {
             do {

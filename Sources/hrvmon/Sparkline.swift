@@ -19,6 +19,12 @@ enum Sparkline {
         return (chart, low...high)
     }
 
+    /// A bar of `cells` filled to `fraction` (0…1).
+    static func meter(_ fraction: Double, cells: Int) -> String {
+        let filled = Int((min(1, max(0, fraction)) * Double(cells)).rounded())
+        return String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled)
+    }
+
     /// One mark per bucket: the state's own height, so the strip reads without colour too.
     static func mark(_ state: StressState?) -> Character {
         switch state {

@@ -18,6 +18,15 @@ import Testing
         #expect(decoder.keys(from: Array("15~n".utf8)) == [.character("n")], "a sequence split across reads")
     }
 
+    /// The Linux console's F1–F5 are `ESC [ [ A` … `ESC [ [ E`: the second `[` is part of the
+    /// sequence, so F1 types no `A` into a note.
+    @Test func linuxConsoleFunctionKeys() {
+        var decoder = KeyDecoder()
+        #expect(decoder.keys(from: Array("\u{1B}[[Ax\u{1B}[[Ey".utf8)) == [.character("x"), .character("y")])
+        #expect(decoder.keys(from: Array("\u{1B}[[".utf8)) == [])
+        #expect(decoder.keys(from: Array("Cn".utf8)) == [.character("n")], "F3 split across reads")
+    }
+
     @Test func utf8AcrossReads() {
         var decoder = KeyDecoder()
         let cup = Array("☕".utf8)

@@ -6,11 +6,17 @@ import Testing
     /// A shell command line running hrvmon with a home and runtime directory of its own, no
     /// session bus (no desktop notification from a test) and colours unless `environment` says
     /// NO_COLOR (the test runner sets it).
-    static func command(_ arguments: String, environment: String = "") throws -> String {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-tty-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: home + "/run", withIntermediateDirectories: true)
+    static func command(_ arguments: String, environment: String = "", home: String? = nil) throws -> String {
+        let home = try home ?? Self.home()
         return "env -u NO_COLOR HOME=\(home) XDG_CONFIG_HOME=\(home)/config XDG_DATA_HOME=\(home)/data XDG_RUNTIME_DIR=\(home)/run "
             + "DBUS_SESSION_BUS_ADDRESS= \(environment) \(Hrvmon.executable.path) \(arguments); echo EXIT=$?"
+    }
+
+    /// A new home directory with its runtime directory (`run`), where `hrvmon note` finds the session.
+    static func home() throws -> String {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-tty-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: home + "/run", withIntermediateDirectories: true)
+        return home
     }
 
     /// Seconds of the day of the event-log line that contains `text` (`  HH:MM:SS  text`).
@@ -52,6 +58,24 @@ import Testing
         #expect(!terminal.alternateScreen)
         #expect(terminal.cursorVisible)
         #expect(terminal.screen.contains(" beats, 0 malformed notifications in "))
+    }
+
+    /// Once the session is over the dashboard stays until q, but the session takes no more notes:
+    /// `hrvmon note` says none is running rather than losing the note.
+    @Test func noNotesAfterTheEnd() throws {
+        let terminal = try Terminal(width: 100, height: 32)
+        defer { terminal.close() }
+        let home = try Self.home()
+        let log = home + "/demo.jsonl"
+        try terminal.type(try Self.command("demo --speed 1000 --duration 30 --log \(log)", home: home))
+        #expect(terminal.wait(timeout: 20) { $0.contains("Session over") }, "\(terminal.screen)")
+        let note = try Hrvmon.run(["note", "too", "late"], environment: ["XDG_RUNTIME_DIR": home + "/run"])
+        #expect(note.status == 1 && note.stderr.contains("no session is running"), "\(note)")
+        try terminal.key("q")
+        #expect(terminal.wait { $0.contains("EXIT=0") }, "\(terminal.screen)")
+        let records = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(records.last?.contains("\"type\":\"summary\"") == true, "\(records.suffix(2))")
+        #expect(!records.contains { $0.contains("\"type\":\"note\"") })
     }
 
     /// NO_COLOR: not one colour or attribute; a resize redraws at the new size; Ctrl-C exits 0.

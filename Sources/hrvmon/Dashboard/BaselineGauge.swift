@@ -20,17 +20,7 @@ enum BaselineGauge {
             cells[cell(zScore)] = (symbol, marker)
         }
         var line = StyledLine()
-        var run = ""
-        var style = cells[0].1
-        for (symbol, cellStyle) in cells {
-            if cellStyle != style {
-                line.append(run, style)
-                run = ""
-                style = cellStyle
-            }
-            run.append(symbol)
-        }
-        line.append(run, style)
+        for (symbol, style) in cells { line.append(String(symbol), style) }
         return line
     }
 }

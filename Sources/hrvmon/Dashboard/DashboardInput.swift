@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a key asks of the session; everything else a key does stays in the dashboard.
 enum DashboardCommand: Equatable {
     case toggleExercise
@@ -11,31 +13,27 @@ extension DashboardState {
     /// Applies a key: `b` breathing, `n` note, `q` quit, `?` help. While a note is typed, keys
     /// are text; Enter saves it, Escape drops it. Any key closes the help.
     mutating func press(_ key: Key) -> DashboardCommand? {
-        if key == .redraw { return .redrawAll }
-        switch mode {
-        case .help:
+        switch (mode, key) {
+        case (_, .redraw):
+            return .redrawAll
+        case (.help, _):
             mode = .normal
-        case .note(var draft):
-            switch key {
-            case .enter:
-                mode = .normal
-                let text = draft.trimmingSpaces
-                return text.isEmpty ? nil : .saveNote(text)
-            case .escape:
-                mode = .normal
-                return nil
-            case .backspace:
-                if !draft.isEmpty { draft.removeLast() }
-            case .clearLine:
-                draft = ""
-            case .character(let character):
-                if draft.utf8.count + character.utf8.count <= NoteInbox.limit { draft.append(character) }
-            case .redraw:
-                break
-            }
+        case (.note(let draft), .enter):
+            mode = .normal
+            // Trimmed as `hrvmon note` trims its words.
+            let text = draft.trimmingCharacters(in: .whitespacesAndNewlines)
+            return text.isEmpty ? nil : .saveNote(text)
+        case (.note, .escape):
+            mode = .normal
+        case (.note(var draft), .backspace):
+            if !draft.isEmpty { draft.removeLast() }
             mode = .note(draft)
-        case .normal:
-            guard case .character(let character) = key else { return nil }
+        case (.note, .clearLine):
+            mode = .note("")
+        case (.note(var draft), .character(let character)):
+            if draft.utf8.count + character.utf8.count <= NoteInbox.limit { draft.append(character) }
+            mode = .note(draft)
+        case (.normal, .character(let character)):
             // Once the session is over (the demo waits for q) there is nothing to breathe or note into.
             let running = summary == nil
             switch character.lowercased() {
@@ -45,14 +43,9 @@ extension DashboardState {
             case "n" where running: mode = .note("")
             default: break
             }
+        case (.normal, _):
+            break
         }
         return nil
-    }
-}
-
-extension String {
-    /// Without leading and trailing white space.
-    fileprivate var trimmingSpaces: String {
-        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
     }
 }

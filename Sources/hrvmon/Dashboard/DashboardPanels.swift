@@ -42,16 +42,14 @@ extension DashboardState {
         let pattern = exercise.pacer.pattern
         let position = exercise.pacer.position
         let elapsed = exercise.time - exercise.start
-        let style = StyledLine.Style(code: BreathingBar.colorCode(position.phase))
-        var bar = StyledLine(BreathingBar.label(position.phase) + " ", style)
-        bar.append(BreathingBar.bar(position, width: max(10, min(50, inner - 32))), style)
-        bar.append("  \(Formatting.fixed(position.remaining, digits: 1)) s  breath \(position.breaths + 1)")
+        var bar = BreathingBar.phaseBar(position, width: max(10, min(50, inner - 32)))
+        bar.append("  " + BreathingBar.count(position))
         let title = "\(pattern.name) breathing, \(Formatting.fixed(pattern.breathsPerMinute, digits: 1)) a minute · "
             + "\(Formatting.clock(elapsed)) of \(Formatting.clock(configuration.exerciseSeconds))"
         let hint = configuration.acceptsKeys ? "Breathe with the bar; b stops the exercise." : "Breathe with the bar."
         var compact = StyledLine("  ")
         compact.append(bar)
-        return (box(title, style, [bar, StyledLine(hint, .faint)], inner), [compact])
+        return (box(title, BreathingBar.style(position.phase), [bar, StyledLine(hint, .faint)], inner), [compact])
     }
 
     private func effectLines(_ effect: ExerciseEffect) -> [StyledLine] {

@@ -82,7 +82,7 @@ extension DashboardState {
     private func titleBar(width: Int) -> StyledLine {
         var left = " hrvmon " + configuration.title
         if let sensor = sensorName ?? sensorAddress { left += "  ·  " + sensor }
-        if let link { left += "  ·  " + link.state.rawValue.replacing("_", with: " ") }
+        if let link { left += "  ·  " + link.stateText }
         let right = (summary == nil ? "" : "ended  ") + Formatting.clock(sessionSeconds) + " "
         let gap = max(1, width - left.count - right.count)
         return StyledLine(left + String(repeating: " ", count: gap) + right, .banner)
@@ -113,7 +113,7 @@ extension DashboardState {
             let done = min(1, (latest?.sessionSeconds ?? 0) / configuration.calibrationSeconds)
             line.append("CALIBRATING", .calm)
             line.append("  resting baseline \(Formatting.clock(done * configuration.calibrationSeconds)) of \(Formatting.clock(configuration.calibrationSeconds))  ")
-            line.append(Self.meter(done, cells: 20), .calm)
+            line.append(Sparkline.meter(done, cells: 20), .calm)
             return line
         }
         let style = Self.style(of: assessment.state)
@@ -127,7 +127,7 @@ extension DashboardState {
             if let level = assessment.level {
                 line.append("  level ")
                 line.append(Formatting.fixed(level, digits: 0).padding(toLength: 4), .strong)
-                line.append(Self.meter(level / 100, cells: 20), style)
+                line.append(Sparkline.meter(level / 100, cells: 20), style)
             }
         }
         return line
@@ -178,7 +178,7 @@ extension DashboardState {
         }
         if let link, link.state != .connected {
             line.append("  ·  ")
-            line.append(link.state.rawValue.replacing("_", with: " ") + (link.detail.isEmpty ? "" : ": " + link.detail), .warning)
+            line.append(link.text, .warning)
         }
         if let battery { line.append("  ·  battery \(battery) %") }
         if let location { line.append("  ·  \(location)") }
@@ -226,11 +226,5 @@ extension DashboardState {
         case .activity: .active
         case .unknown: .faint
         }
-    }
-
-    /// A bar of `cells` filled to `fraction` (0…1).
-    static func meter(_ fraction: Double, cells: Int) -> String {
-        let filled = Int((min(1, max(0, fraction)) * Double(cells)).rounded())
-        return String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled)
     }
 }

@@ -31,6 +31,9 @@ struct KeyDecoder {
                     pending = []
                     keys.append(.escape)
                     index -= 1
+                } else if pending == Self.csi && byte == UInt8(ascii: "[") {
+                    // The Linux console's F1–F5 are `ESC [ [ A`…`E`: this `[` does not end the sequence.
+                    pending.append(byte)
                 } else if pending.count >= 2 && (0x40...0x7E).contains(byte) {
                     inSequence = false
                     pending = []
@@ -66,6 +69,9 @@ struct KeyDecoder {
         }
         return keys
     }
+
+    /// `ESC [`, the start of a control sequence.
+    private static let csi: [UInt8] = [0x1B, UInt8(ascii: "[")]
 
     /// The character of a complete UTF-8 sequence; nil while more bytes are needed.
     private static func character(_ bytes: [UInt8]) -> Character? {

@@ -27,12 +27,12 @@ extension SessionRun {
     func show(
         _ options: DisplayOptions, title: String, start: Double, settings: Settings, loop: EventLoop,
         clock: @escaping () -> Double, stop: @escaping () -> Void
-    ) throws -> Dashboard? {
+    ) -> Dashboard? {
         guard options.showsDashboard else {
             add(LiveWriter(format: options.format))
             return nil
         }
-        let pattern = try settings.breathing.exercisePattern()
+        let pattern = session.judge.coach.pattern
         let configuration = DashboardState.Configuration(
             title: title, start: start, pattern: pattern, exerciseSeconds: settings.breathing.minutes * 60,
             calibrationSeconds: settings.stress.calibration, onsetMargin: settings.stress.onsetMargin,

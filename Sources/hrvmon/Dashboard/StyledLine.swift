@@ -22,24 +22,39 @@ struct StyledLine {
         if !text.isEmpty { parts = [(text, style)] }
     }
 
+    /// Adds `text` in `style`: to the last part when that has the same style.
     mutating func append(_ text: String, _ style: Style = .plain) {
-        if !text.isEmpty { parts.append((text, style)) }
+        guard !text.isEmpty else { return }
+        if let last = parts.indices.last, parts[last].style == style {
+            parts[last].text += text
+        } else {
+            parts.append((text, style))
+        }
     }
 
     mutating func append(_ line: StyledLine) {
-        parts += line.parts
+        for part in line.parts { append(part.text, part.style) }
+    }
+
+    /// Characters, without escapes.
+    var count: Int { parts.reduce(0) { $0 + $1.text.count } }
+
+    /// The first `width` characters.
+    func prefix(_ width: Int) -> StyledLine {
+        var line = StyledLine()
+        var left = width
+        for part in parts where left > 0 {
+            let text = String(part.text.prefix(left))
+            left -= text.count
+            line.append(text, part.style)
+        }
+        return line
     }
 
     /// The first `width` characters, padded with spaces to exactly `width`.
     func fitted(to width: Int) -> StyledLine {
-        var line = StyledLine()
-        var left = width
-        for part in parts where left > 0 {
-            let text = part.text.count > left ? String(part.text.prefix(left)) : part.text
-            left -= text.count
-            line.append(text, part.style)
-        }
-        line.append(String(repeating: " ", count: max(0, left)))
+        var line = prefix(width)
+        line.append(String(repeating: " ", count: max(0, width - line.count)))
         return line
     }
 
@@ -65,17 +80,13 @@ struct StyledLine {
 
     /// Cut to `width` characters; with `colors`, each styled part between its escapes.
     func rendered(width: Int, colors: Bool) -> String {
-        var left = width
-        var output = ""
-        for part in parts where left > 0 {
-            let text = part.text.count > left ? String(part.text.prefix(left)) : part.text
-            left -= text.count
-            if colors && !part.style.code.isEmpty {
-                output += "\u{1B}[\(part.style.code)m" + text + "\u{1B}[0m"
-            } else {
-                output += text
-            }
-        }
-        return output
+        prefix(width).rendered(colors: colors)
+    }
+
+    /// With `colors`, each styled part between its escapes.
+    func rendered(colors: Bool) -> String {
+        parts.map { part in
+            colors && !part.style.code.isEmpty ? "\u{1B}[\(part.style.code)m" + part.text + "\u{1B}[0m" : part.text
+        }.joined()
     }
 }

@@ -43,8 +43,7 @@ final class LiveWriter: SessionOutput {
         switch event {
         case .live(let event): text(for: event)
         case .link(let status):
-            "\(status.state.rawValue.replacingUnderscores)\(status.detail.isEmpty ? "" : ": " + status.detail)"
-                + (status.retryIn.map { " (retry in \(Formatting.fixed($0, digits: 1)) s)" } ?? "")
+            status.text + (status.retryIn.map { " (retry in \(Formatting.fixed($0, digits: 1)) s)" } ?? "")
         case .sensor(.identity(let name, let address)): "sensor \(name ?? address) (\(address))"
         case .sensor(.bodySensorLocation(let location)): "worn on the \(location)"
         case .sensor(.batteryLevel(let percent)): "battery \(percent) %"
@@ -99,6 +98,10 @@ extension ExerciseEffect {
     }
 }
 
-extension String {
-    fileprivate var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
+extension LinkStatus {
+    /// The state in words: `connected`, `no adapter`.
+    var stateText: String { state.rawValue.replacing("_", with: " ") }
+
+    /// The state and why: `disconnected: out of range`.
+    var text: String { stateText + (detail.isEmpty ? "" : ": " + detail) }
 }

@@ -17,6 +17,7 @@ final class NoteInbox {
 
     private let descriptor: Int32
     private let boundPath: String
+    private let onNote: (String) -> Void
     private var source: EventLoop.Source?
 
     /// Listens on `path`; throws when another session listens already or the socket cannot be made.
@@ -42,16 +43,21 @@ final class NoteInbox {
         chmod(path, 0o600)
         self.descriptor = descriptor
         boundPath = path
-        source = loop.watch(descriptor) { _ in
-            var buffer = [UInt8](repeating: 0, count: Self.limit + 1)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-                guard count >= 0 else { break }
-                // Empty datagrams are liveness probes from a session starting up.
-                guard count > 0 else { continue }
-                let text = String(decoding: buffer[0..<min(count, Self.limit)], as: UTF8.self)
-                onNote(text)
-            }
+        self.onNote = onNote
+        source = loop.watch(descriptor) { [weak self] _ in self?.receive() }
+    }
+
+    /// Hands on the notes waiting on the socket: the loop does when it is readable, and the
+    /// session before it drops the inbox, so no note that `hrvmon note` was told went in is lost.
+    func receive() {
+        var buffer = [UInt8](repeating: 0, count: Self.limit + 1)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard count >= 0 else { break }
+            // Empty datagrams are liveness probes from a session starting up.
+            guard count > 0 else { continue }
+            let text = String(decoding: buffer[0..<min(count, Self.limit)], as: UTF8.self)
+            onNote(text)
         }
     }
 

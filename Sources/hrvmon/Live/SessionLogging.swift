@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBus
+import HRV
 import Settings
 
 /// Where a session's file goes: `--log PATH`, `--no-log`, or (for `monitor`) the sessions directory.
@@ -15,13 +16,23 @@ struct SessionFileOptions: ParsableArguments {
     }
 }
 
+extension SessionHeader {
+    /// The header of a session file yet to be made: `recordToFile` gives it the file's id.
+    init(start: Double, source: String, deviceName: String? = nil, deviceAddress: String?, baseline: Baseline?, settings: Settings) {
+        self.init(
+            id: "", start: start, startLocal: WallClock.iso8601(start), source: source, deviceName: deviceName,
+            deviceAddress: deviceAddress, baseline: baseline, settings: settings)
+    }
+}
+
 extension SessionRun {
     /// Opens the session file at `path`, or in the sessions directory when `path` is nil, and
-    /// records to it. A file that cannot be made is reported through `report` and, with
-    /// `log.on_error = stop`, fails the command (exit 1); otherwise the session runs without.
+    /// records to it under its id. A file that cannot be made is reported through `report` and,
+    /// with `log.on_error = stop`, fails the command (exit 1); otherwise the session runs without.
     func recordToFile(
-        at path: String?, header: SessionHeader, settings: Settings, loop: EventLoop, stop: @escaping () -> Void
+        at path: String?, header: SessionHeader, loop: EventLoop, stop: @escaping () -> Void
     ) throws -> SessionRecorder? {
+        let settings = header.settings
         let file: SessionStore.OpenedFile
         do {
             file = try path.map { try SessionStore.create(explicit: $0) } ?? SessionStore.create(start: header.start)
@@ -45,16 +56,5 @@ extension SessionRun {
         }
         add(recorder, first: true)
         return recorder
-    }
-
-    /// Takes notes from `hrvmon note` into the session while it runs; nil when another session
-    /// takes them (said as a notice).
-    func takeNotes(loop: EventLoop, clock: @escaping () -> Double) -> NoteInbox? {
-        do {
-            return try NoteInbox(loop: loop) { [unowned self] text in report(.note(text), at: clock()) }
-        } catch {
-            report(.notice("`hrvmon note` cannot reach this session: \(error)"), at: clock())
-            return nil
-        }
     }
 }

@@ -1,3 +1,4 @@
+import DBus
 import HRV
 import Monitor
 
@@ -7,6 +8,9 @@ import Monitor
 final class SessionRun {
     private(set) var session: LiveSession
     private var outputs: [SessionOutput]
+    /// Where `hrvmon note` reaches the session, until it ends.
+    private var notes: NoteInbox?
+    private(set) var isFinished = false
 
     init(session: LiveSession, outputs: [SessionOutput]) {
         self.session = session
@@ -42,8 +46,22 @@ final class SessionRun {
         for output in outputs { output.handle(event, at: time) }
     }
 
-    /// Ends the session: the pipeline's last events, then the summary.
+    /// Takes notes from `hrvmon note` into the session until it finishes; when another session
+    /// takes them, says so as a notice.
+    func takeNotes(loop: EventLoop, clock: @escaping () -> Double) {
+        do {
+            notes = try NoteInbox(loop: loop) { [unowned self] text in report(.note(text), at: clock()) }
+        } catch {
+            report(.notice("`hrvmon note` cannot reach this session: \(error)"), at: clock())
+        }
+    }
+
+    /// Ends the session: no more notes (`hrvmon note` says none runs, even while the demo's
+    /// dashboard waits for q), the pipeline's last events, then the summary.
     func finish(at time: Double, seconds: Double) {
+        isFinished = true
+        notes?.receive()
+        notes = nil
         session.finish(at: time) { report(.live($0), at: time) }
         let summary = SessionSummary(
             time: time, seconds: seconds, beats: session.recording.rawBeats, malformed: session.malformedPackets,
