@@ -17,6 +17,11 @@ public struct RestingMeasurement: Codable, Equatable, Sendable {
         self.source = source
     }
 
+    /// What a recording's calibration measured at rest.
+    public init(day: String, measured baseline: Baseline, source: String) {
+        self.init(day: day, lnRMSSD: baseline.lnRMSSDMean, restingHR: baseline.restingHR, source: source)
+    }
+
     enum CodingKeys: String, CodingKey {
         case day
         case lnRMSSD = "ln_rmssd"

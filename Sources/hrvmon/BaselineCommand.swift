@@ -108,11 +108,8 @@ struct BaselineCommand: ParsableCommand {
                     problem: "no resting baseline: it needs \(Int(settings.stress.calibration)) s of good-quality beats at the start",
                     hint: "record at least 3 minutes at rest"))
             }
-            var history: BaselineHistory
             do {
-                history = try DataDirectory.loadHistory()
-                history.record(RestingMeasurement(day: day, lnRMSSD: measured.lnRMSSDMean, restingHR: measured.restingHR, source: file))
-                try DataDirectory.save(history)
+                try DataDirectory.updateHistory { $0.record(RestingMeasurement(day: day, measured: measured, source: file)) }
             } catch {
                 throw badInput(error)
             }

@@ -40,6 +40,15 @@ enum DataDirectory {
             minimumSD: settings.stress.minimumSD, today: today)
     }
 
+    /// Loads the history, lets `change` edit it, and saves it; returns what `change` returns.
+    @discardableResult
+    static func updateHistory<Result>(_ change: (inout BaselineHistory) -> Result) throws(Failure) -> Result {
+        var history = try loadHistory()
+        let result = change(&history)
+        try save(history)
+        return result
+    }
+
     static func save(_ history: BaselineHistory) throws(Failure) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -110,11 +110,9 @@ struct Monitor: ParsableCommand {
         if let recorder, recorder.failed, settings.log.stopsOnError { throw ExitCode(1) }
         if let recorder, !recorder.failed, let measured = run.session.judge.detector.sessionBaseline {
             do {
-                var history = try DataDirectory.loadHistory()
-                history.record(RestingMeasurement(
-                    day: WallClock.day(start), lnRMSSD: measured.lnRMSSDMean, restingHR: measured.restingHR,
-                    source: SessionStore.id(of: recorder.path)))
-                try DataDirectory.save(history)
+                try DataDirectory.updateHistory {
+                    $0.record(RestingMeasurement(day: WallClock.day(start), measured: measured, source: SessionStore.id(of: recorder.path)))
+                }
             } catch {
                 FileStream.printError("hrvmon: cannot add this session's resting values to the personal baseline: \(error)")
             }

@@ -21,7 +21,7 @@ final class DemoReplay {
             state = DashboardState(configuration: configuration)
         }
 
-        func handle(_ event: SessionEvent, at time: Double) {
+        func handle(_ event: SessionEvent, at time: Double, line: inout SessionLine) {
             if case .live(.suggestion(let suggestion)) = event { suggestions.append((time - DemoReplay.start, suggestion)) }
             state.apply(event, at: time)
         }

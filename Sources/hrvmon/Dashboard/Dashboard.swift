@@ -43,7 +43,7 @@ final class Dashboard: SessionOutput {
 
     deinit { close() }
 
-    func handle(_ event: SessionEvent, at time: Double) {
+    func handle(_ event: SessionEvent, at time: Double, line: inout SessionLine) {
         state.apply(event, at: time)
         if bell, case .live(.suggestion) = event { screen.bell() }
         if state.exercise != nil { scheduleFrame() }

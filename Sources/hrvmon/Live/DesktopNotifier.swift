@@ -33,7 +33,7 @@ final class DesktopNotifier: SessionOutput {
         }
     }
 
-    func handle(_ event: SessionEvent, at time: Double) {
+    func handle(_ event: SessionEvent, at time: Double, line: inout SessionLine) {
         guard !isFinished, case .live(.suggestion(let suggestion)) = event, lastSent.map({ time - $0 >= minimumInterval }) ?? true
         else { return }
         lastSent = time

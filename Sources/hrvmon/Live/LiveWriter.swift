@@ -16,11 +16,11 @@ final class LiveWriter: SessionOutput {
         self.format = format
     }
 
-    func handle(_ event: SessionEvent, at time: Double) {
+    func handle(_ event: SessionEvent, at time: Double, line: inout SessionLine) {
         switch format {
         case .jsonl:
-            guard let object = SessionRecords.object(for: event, at: time) else { return }
-            output.write(object.serialized + "\n")
+            guard let text = line.text() else { return }
+            output.write(text)
         case .text:
             guard let text = Self.text(for: event) else { return }
             output.write(WallClock.timeOfDay(time) + "  " + text + "\n")

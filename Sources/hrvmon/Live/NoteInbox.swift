@@ -6,11 +6,8 @@ import Glibc
 /// `$XDG_RUNTIME_DIR/hrvmon` (else the data directory), private to the user. The session writes
 /// the note into its file itself, so the file keeps one writer and its order.
 final class NoteInbox {
-    static var path: String {
-        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
-        let directory = runtime.map { $0.hasPrefix("/") ? $0 + "/hrvmon" : nil } ?? nil
-        return (directory ?? DataDirectory.path) + "/notes.sock"
-    }
+    static var directory: String { XDGDirectory.runtime.map { $0 + "/hrvmon" } ?? DataDirectory.path }
+    static var path: String { directory + "/notes.sock" }
 
     /// Longest note accepted, in bytes.
     static let limit = 4096
@@ -26,7 +23,7 @@ final class NoteInbox {
         guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
             throw DataDirectory.Failure(path: path, reason: "too long for a socket path; set XDG_RUNTIME_DIR to a shorter directory")
         }
-        try DataDirectory.makePrivateDirectory(path.deletingLastComponent)
+        try DataDirectory.makePrivateDirectory(Self.directory)
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else { throw DataDirectory.Failure(path: path, reason: String(cString: strerror(errno))) }
         if Self.withAddress(path, { bind(descriptor, $0, $1) }) != 0 {
@@ -88,13 +85,5 @@ final class NoteInbox {
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-    }
-}
-
-extension String {
-    /// The path without its last component.
-    fileprivate var deletingLastComponent: String {
-        guard let slash = lastIndex(of: "/") else { return "." }
-        return slash == startIndex ? "/" : String(self[..<slash])
     }
 }

@@ -25,7 +25,8 @@ enum SensorFact: Equatable {
 /// Where a running session's events go. Outputs are told every event in order, and the summary
 /// once at the end.
 protocol SessionOutput: AnyObject {
-    func handle(_ event: SessionEvent, at time: Double)
+    /// `line` is the event's JSON line, for the outputs that write it.
+    func handle(_ event: SessionEvent, at time: Double, line: inout SessionLine)
     func finish(_ summary: SessionSummary)
 }
 
@@ -41,4 +42,25 @@ struct SessionSummary {
     var baseline: Baseline?
     var stressSeconds: Double
     var exercises: Int
+}
+
+/// An event's JSON line (`SessionRecords`), built once however many outputs write it: the
+/// session file and `--format jsonl` write the same line for every beat.
+struct SessionLine {
+    private let event: SessionEvent
+    private let time: Double
+    private var built: String??
+
+    init(_ event: SessionEvent, at time: Double) {
+        self.event = event
+        self.time = time
+    }
+
+    /// The line with its newline; nil for events without one.
+    mutating func text() -> String? {
+        if let built { return built }
+        let text = SessionRecords.object(for: event, at: time).map { $0.serialized + "\n" }
+        built = .some(text)
+        return text
+    }
 }

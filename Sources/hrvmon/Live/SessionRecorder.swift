@@ -40,21 +40,20 @@ final class SessionRecorder: SessionOutput {
         self.schedule = schedule
     }
 
-    func handle(_ event: SessionEvent, at time: Double) {
+    func handle(_ event: SessionEvent, at time: Double, line: inout SessionLine) {
         if case .sensor(.identity(let name, let address)) = event, !headerWritten {
             header.deviceName = name
             header.deviceAddress = address
             writeHeader()
         }
-        guard let object = SessionRecords.object(for: event, at: time) else { return }
-        let line = object.serialized + "\n"
+        guard let text = line.text() else { return }
         if headerWritten {
-            append(line)
+            append(text)
         } else if case .live = event {
             writeHeader()
-            append(line)
+            append(text)
         } else {
-            pending.append(line)
+            pending.append(text)
         }
     }
 

@@ -43,7 +43,8 @@ final class SessionRun {
     }
 
     func report(_ event: SessionEvent, at time: Double) {
-        for output in outputs { output.handle(event, at: time) }
+        var line = SessionLine(event, at: time)
+        for output in outputs { output.handle(event, at: time, line: &line) }
     }
 
     /// Takes notes from `hrvmon note` into the session until it finishes; when another session

@@ -53,9 +53,7 @@ struct Delete: ParsableCommand {
         var removedDays = 0
         if baseline {
             do {
-                var history = try DataDirectory.loadHistory()
-                removedDays = history.remove { ids.contains($0.source) }
-                try DataDirectory.save(history)
+                removedDays = try DataDirectory.updateHistory { $0.remove { ids.contains($0.source) } }
             } catch {
                 throw badInput(error)
             }
