@@ -108,6 +108,14 @@ public final class HeartRateLink {
         }
     }
 
+    /// Subscribed and confirmed: what the watchdog watches.
+    private var isSubscribed: Bool {
+        switch subscription {
+        case .session, .acquired: true
+        default: false
+        }
+    }
+
     private var receivesPropertyValues: Bool {
         switch subscription {
         case .starting, .session, .keptSession: true
@@ -207,11 +215,18 @@ public final class HeartRateLink {
         }
     }
 
-    /// Disconnects; the link-down path then schedules the retry.
+    /// Disconnects; the link-down path then schedules the retry. Should BlueZ refuse, the link
+    /// stays up and no link-down will come: the retry is scheduled here, and a watchdog that gave
+    /// up is armed again, to give up again if notifications stay away.
     private func giveUpOnConnection(_ device: Device, _ reason: String) {
         onEvent(.notice(reason))
         needsDelay = true
-        client.call(device.path, BlueZNames.device, "Disconnect")
+        let epoch = epoch
+        client.call(device.path, BlueZNames.device, "Disconnect") { [weak self] result in
+            guard let self, epoch == self.epoch, !self.isStopping, case .failure(let error) = result else { return }
+            self.retryLater("disconnecting from \(device.displayName) failed: \(error)")
+            if self.isSubscribed { self.armWatchdog() }
+        }
     }
 
     private func retryLater(_ reason: String) {
@@ -384,18 +399,15 @@ public final class HeartRateLink {
     }
 
     private func checkWatchdog() {
-        switch subscription {
-        case .session, .acquired: break
-        default: return
-        }
+        guard isSubscribed else { return }
         let silent = EventLoop.now() - lastNotification
         guard silent >= configuration.watchdog else { return armWatchdog() }
         stalls += 1
         onEvent(.gap)
         report(.stalled, "no notification for \(Int(silent.rounded())) s")
         lastNotification = EventLoop.now()
+        // The stall lasts until notifications resume or the link goes down.
         guard stalls < 2, let characteristicPath else {
-            stalls = 0
             guard let devicePath, let device = client.tree.device(at: devicePath) else { return }
             return giveUpOnConnection(device, "still no notifications after re-subscribing: reconnecting")
         }
@@ -458,6 +470,7 @@ public final class HeartRateLink {
         // Not yet up: a connection in flight keeps its deadline.
         guard isLinkUp else { return }
         isLinkUp = false
+        stalls = 0
         onEvent(.gap)
         resolveDeadline?.cancel()
         resolveDeadline = nil
