@@ -172,9 +172,9 @@ public final class HeartRateLink {
 
     private func currentDevice(on adapter: Adapter) -> Device? {
         if let devicePath, let device = client.tree.device(at: devicePath) { return device }
-        let candidates = client.tree.devices.filter { $0.adapterPath == adapter.path && $0.matches(configuration.device) }
-        return candidates.first { $0.address.lowercased() == configuration.device.lowercased() }
-            ?? candidates.first { $0.offersHeartRate }
+        // Named by its address, the device is used before its UUIDs are known.
+        return client.tree.devices(matching: configuration.device, on: adapter.path)
+            .first { $0.offersHeartRate || $0.hasAddress(configuration.device) }
     }
 
     // MARK: Connecting

@@ -49,6 +49,16 @@ public struct ObjectTree: Sendable {
         properties(path, BlueZNames.device).map { Device(path: path, $0) }
     }
 
+    /// The devices `--device query` may mean (on the adapter at `adapterPath`, if given), as
+    /// `monitor` and `doctor` both choose: the one with that address; else the name matches
+    /// offering Heart Rate (0x180D), or all of them when none does (UUIDs not known yet).
+    public func devices(matching query: String, on adapterPath: String? = nil) -> [Device] {
+        let matches = devices.filter { (adapterPath == nil || $0.adapterPath == adapterPath) && $0.matches(query) }
+        if let exact = matches.first(where: { $0.hasAddress(query) }) { return [exact] }
+        let heartRate = matches.filter(\.offersHeartRate)
+        return heartRate.isEmpty ? matches : heartRate
+    }
+
     /// The characteristic `characteristic` inside a service `service` of the device at `devicePath`.
     public func characteristic(_ characteristic: AssignedNumber, in service: AssignedNumber, of devicePath: String) -> Characteristic? {
         let prefix = devicePath + "/"
@@ -115,9 +125,12 @@ public struct Device: Equatable, Sendable {
 
     public var displayName: String { name ?? address }
 
+    /// `query` is this device's address, in any case.
+    public func hasAddress(_ query: String) -> Bool { address.lowercased() == query.lowercased() }
+
     /// Matches `--device`: an address in any case, or a name or part of one, case-insensitively.
     public func matches(_ query: String) -> Bool {
-        if address.lowercased() == query.lowercased() { return true }
+        if hasAddress(query) { return true }
         guard let name else { return false }
         return name.lowercased().contains(query.lowercased())
     }
