@@ -101,12 +101,23 @@ public final class HeartRateLink {
         case .ownerLost:
             forgetEverything(reason: "bluetoothd stopped")
             report(.bluetoothUnavailable, "bluetoothd stopped: waiting for it to come back")
-        case .changed, .removed:
-            evaluate()
+        case .changed(let path), .removed(let path, _):
+            if mayConcernUs(path) { evaluate() }
         case .value(let path, let bytes):
             if path == characteristicPath, receivesPropertyValues { deliver(bytes) }
         }
     }
+
+    /// Whether a change at `path` may change what `evaluate` decides. Once we have a device, other
+    /// devices and their GATT objects cannot (discovery's RSSI reports, a keyboard's battery);
+    /// adapters and everything of ours can.
+    private func mayConcernUs(_ path: String) -> Bool {
+        guard let devicePath, ObjectTree.isDeviceObject(path) else { return true }
+        return path == devicePath || path.hasPrefix(devicePath + "/")
+    }
+
+    /// Our device as the tree has it now.
+    private var ourDevice: Device? { devicePath.flatMap { client.tree.device(at: $0) } }
 
     /// Subscribed and confirmed: what the watchdog watches.
     private var isSubscribed: Bool {
@@ -335,9 +346,12 @@ public final class HeartRateLink {
         lastNotification = EventLoop.now()
         armWatchdog()
         // After a stall, `connected` waits for proof: the first notification ("notifications resumed").
-        guard stalls == 0 else { return }
+        guard !awaitingResume else { return }
         report(.connected, "\(device.displayName) (\(device.address))")
     }
+
+    /// A stall is on: it ends with the next notification, or when the link goes down.
+    private var awaitingResume: Bool { stalls > 0 }
 
     /// One datagram per read; a zero-length one is an empty notification. After POLLHUP a zero
     /// read is end of file, so queued datagrams are drained first and beats are not lost.
@@ -367,19 +381,13 @@ public final class HeartRateLink {
         lastNotification = EventLoop.now()
         // A notification before StartNotify's reply proves the subscription: it is confirmed now
         // rather than showing `subscribing` while beats flow (the late reply is then ignored).
-        var confirming = false
         if case .starting = subscription {
             subscription = .session
-            confirming = true
+            if let device = ourDevice { confirmSubscribed(device) }
         }
-        if let devicePath, let device = client.tree.device(at: devicePath) {
-            if stalls > 0 || lastStatus?.state == .stalled {
-                stalls = 0
-                if confirming { armWatchdog() }
-                report(.connected, "\(device.displayName) (\(device.address)): notifications resumed")
-            } else if confirming {
-                confirmSubscribed(device)
-            }
+        if awaitingResume, let device = ourDevice {
+            stalls = 0
+            report(.connected, "\(device.displayName) (\(device.address)): notifications resumed")
         }
         backoff.reset()
         onEvent(.notification(bytes))
@@ -408,7 +416,7 @@ public final class HeartRateLink {
         lastNotification = EventLoop.now()
         // The stall lasts until notifications resume or the link goes down.
         guard stalls < 2, let characteristicPath else {
-            guard let devicePath, let device = client.tree.device(at: devicePath) else { return }
+            guard let device = ourDevice else { return }
             return giveUpOnConnection(device, "still no notifications after re-subscribing: reconnecting")
         }
         onEvent(.notice("re-subscribing after \(Int(silent.rounded())) s without notifications"))
@@ -525,7 +533,7 @@ public final class HeartRateLink {
         }
         loop.schedule(after: timeout, finish)
         discovery?.stop()
-        let device = devicePath.flatMap { client.tree.device(at: $0) }
+        let device = ourDevice
         let disconnect = { [weak self] in
             guard let self, let device, device.isConnected else { return finish() }
             self.client.call(device.path, BlueZNames.device, "Disconnect") { _ in finish() }

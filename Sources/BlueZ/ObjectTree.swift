@@ -37,13 +37,23 @@ public struct ObjectTree: Sendable {
 
     public func properties(_ path: String, _ interface: String) -> Properties? { objects[path]?[interface] }
 
-    public var adapters: [Adapter] {
-        objects.keys.sorted().compactMap { path in properties(path, BlueZNames.adapter).map { Adapter(path: path, $0) } }
+    public var adapters: [Adapter] { objects(with: BlueZNames.adapter).map { Adapter(path: $0.path, $0.properties) } }
+
+    public var devices: [Device] { objects(with: BlueZNames.device).map { Device(path: $0.path, $0.properties) } }
+
+    /// The objects that have `interface`, in path order.
+    private func objects(with interface: String) -> [(path: String, properties: Properties)] {
+        objects.compactMap { path, interfaces in interfaces[interface].map { (path, $0) } }.sorted { $0.path < $1.path }
     }
 
-    public var devices: [Device] {
-        objects.keys.sorted().compactMap { path in properties(path, BlueZNames.device).map { Device(path: path, $0) } }
+    /// The adapter `name` (e.g. `hci0`), or the first when nil; nil when there is none such.
+    public func adapter(named name: String?) -> Adapter? {
+        guard let name else { return adapters.first }
+        return adapters.first { $0.name == name }
     }
+
+    /// A device or one of its GATT objects: BlueZ names devices `{adapter}/dev_XX_XX_XX_XX_XX_XX`.
+    public static func isDeviceObject(_ path: String) -> Bool { path.contains("/dev_") }
 
     public func device(at path: String) -> Device? {
         properties(path, BlueZNames.device).map { Device(path: path, $0) }
