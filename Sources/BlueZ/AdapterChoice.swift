@@ -4,7 +4,7 @@ extension ObjectTree {
     /// The adapter to use — `name` (e.g. `hci0`), or the first — if it exists and is powered;
     /// otherwise the status that says why not. `scan` and `monitor` word it the same way.
     public func poweredAdapter(named name: String?) -> Result<Adapter, LinkStatus> {
-        guard let adapter = name.map({ name in adapters.first { $0.name == name } }) ?? adapters.first else {
+        guard let adapter = adapter(named: name) else {
             return .failure(LinkStatus(.noAdapter, name.map { "no adapter \($0): `bluetoothctl list` shows the adapters there are" }
                 ?? "no Bluetooth adapter: plug one in, or check `rfkill list`"))
         }

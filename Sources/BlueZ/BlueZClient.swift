@@ -49,13 +49,11 @@ public final class BlueZClient {
     private func load() {
         loadGeneration += 1
         let generation = loadGeneration
-        connection.call(
-            destination: BlueZNames.service, path: "/", interface: BlueZNames.objectManager, member: "GetManagedObjects"
-        ) { [weak self] result in
+        Self.managedObjects(on: connection) { [weak self] result in
             guard let self, generation == self.loadGeneration else { return }
             switch result {
-            case .success(let arguments):
-                self.tree.replace(with: arguments.first ?? .dictionary(keySignature: "o", valueSignature: "a{sa{sv}}", []))
+            case .success(let tree):
+                self.tree = tree
                 self.isLoaded = true
                 self.onChange(.loaded)
             case .failure(let error):
@@ -63,6 +61,23 @@ public final class BlueZClient {
                 self.tree.removeAll()
                 self.onChange(.unavailable(error))
             }
+        }
+    }
+
+    /// bluetoothd's objects, from GetManagedObjects: how the client loads its tree, and all that
+    /// `doctor` asks.
+    public static func managedObjects(
+        on connection: Connection, timeout: Double = 25, reply: @escaping (Result<ObjectTree, DBusError>) -> Void
+    ) {
+        connection.call(
+            destination: BlueZNames.service, path: "/", interface: BlueZNames.objectManager, member: "GetManagedObjects",
+            timeout: timeout
+        ) { result in
+            reply(result.map { arguments in
+                var tree = ObjectTree()
+                if let managed = arguments.first { tree.replace(with: managed) }
+                return tree
+            })
         }
     }
 

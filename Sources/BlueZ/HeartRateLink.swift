@@ -101,10 +101,29 @@ public final class HeartRateLink {
         case .ownerLost:
             forgetEverything(reason: "bluetoothd stopped")
             report(.bluetoothUnavailable, "bluetoothd stopped: waiting for it to come back")
-        case .changed, .removed:
-            evaluate()
+        case .changed(let path), .removed(let path, _):
+            if mayConcernUs(path) { evaluate() }
         case .value(let path, let bytes):
             if path == characteristicPath, receivesPropertyValues { deliver(bytes) }
+        }
+    }
+
+    /// Whether a change at `path` may change what `evaluate` decides. Once we have a device, other
+    /// devices and their GATT objects cannot (discovery's RSSI reports, a keyboard's battery);
+    /// adapters and everything of ours can.
+    private func mayConcernUs(_ path: String) -> Bool {
+        guard let devicePath, ObjectTree.isDeviceObject(path) else { return true }
+        return path == devicePath || path.hasPrefix(devicePath + "/")
+    }
+
+    /// Our device as the tree has it now.
+    private var ourDevice: Device? { devicePath.flatMap { client.tree.device(at: $0) } }
+
+    /// Subscribed and confirmed: what the watchdog watches.
+    private var isSubscribed: Bool {
+        switch subscription {
+        case .session, .acquired: true
+        default: false
         }
     }
 
@@ -164,9 +183,9 @@ public final class HeartRateLink {
 
     private func currentDevice(on adapter: Adapter) -> Device? {
         if let devicePath, let device = client.tree.device(at: devicePath) { return device }
-        let candidates = client.tree.devices.filter { $0.adapterPath == adapter.path && $0.matches(configuration.device) }
-        return candidates.first { $0.address.lowercased() == configuration.device.lowercased() }
-            ?? candidates.first { $0.offersHeartRate }
+        // Named by its address, the device is used before its UUIDs are known.
+        return client.tree.devices(matching: configuration.device, on: adapter.path)
+            .first { $0.offersHeartRate || $0.hasAddress(configuration.device) }
     }
 
     // MARK: Connecting
@@ -207,11 +226,18 @@ public final class HeartRateLink {
         }
     }
 
-    /// Disconnects; the link-down path then schedules the retry.
+    /// Disconnects; the link-down path then schedules the retry. Should BlueZ refuse, the link
+    /// stays up and no link-down will come: the retry is scheduled here, and a watchdog that gave
+    /// up is armed again, to give up again if notifications stay away.
     private func giveUpOnConnection(_ device: Device, _ reason: String) {
         onEvent(.notice(reason))
         needsDelay = true
-        client.call(device.path, BlueZNames.device, "Disconnect")
+        let epoch = epoch
+        client.call(device.path, BlueZNames.device, "Disconnect") { [weak self] result in
+            guard let self, epoch == self.epoch, !self.isStopping, case .failure(let error) = result else { return }
+            self.retryLater("disconnecting from \(device.displayName) failed: \(error)")
+            if self.isSubscribed { self.armWatchdog() }
+        }
     }
 
     private func retryLater(_ reason: String) {
@@ -320,9 +346,12 @@ public final class HeartRateLink {
         lastNotification = EventLoop.now()
         armWatchdog()
         // After a stall, `connected` waits for proof: the first notification ("notifications resumed").
-        guard stalls == 0 else { return }
+        guard !awaitingResume else { return }
         report(.connected, "\(device.displayName) (\(device.address))")
     }
+
+    /// A stall is on: it ends with the next notification, or when the link goes down.
+    private var awaitingResume: Bool { stalls > 0 }
 
     /// One datagram per read; a zero-length one is an empty notification. After POLLHUP a zero
     /// read is end of file, so queued datagrams are drained first and beats are not lost.
@@ -352,19 +381,13 @@ public final class HeartRateLink {
         lastNotification = EventLoop.now()
         // A notification before StartNotify's reply proves the subscription: it is confirmed now
         // rather than showing `subscribing` while beats flow (the late reply is then ignored).
-        var confirming = false
         if case .starting = subscription {
             subscription = .session
-            confirming = true
+            if let device = ourDevice { confirmSubscribed(device) }
         }
-        if let devicePath, let device = client.tree.device(at: devicePath) {
-            if stalls > 0 || lastStatus?.state == .stalled {
-                stalls = 0
-                if confirming { armWatchdog() }
-                report(.connected, "\(device.displayName) (\(device.address)): notifications resumed")
-            } else if confirming {
-                confirmSubscribed(device)
-            }
+        if awaitingResume, let device = ourDevice {
+            stalls = 0
+            report(.connected, "\(device.displayName) (\(device.address)): notifications resumed")
         }
         backoff.reset()
         onEvent(.notification(bytes))
@@ -384,19 +407,16 @@ public final class HeartRateLink {
     }
 
     private func checkWatchdog() {
-        switch subscription {
-        case .session, .acquired: break
-        default: return
-        }
+        guard isSubscribed else { return }
         let silent = EventLoop.now() - lastNotification
         guard silent >= configuration.watchdog else { return armWatchdog() }
         stalls += 1
         onEvent(.gap)
         report(.stalled, "no notification for \(Int(silent.rounded())) s")
         lastNotification = EventLoop.now()
+        // The stall lasts until notifications resume or the link goes down.
         guard stalls < 2, let characteristicPath else {
-            stalls = 0
-            guard let devicePath, let device = client.tree.device(at: devicePath) else { return }
+            guard let device = ourDevice else { return }
             return giveUpOnConnection(device, "still no notifications after re-subscribing: reconnecting")
         }
         onEvent(.notice("re-subscribing after \(Int(silent.rounded())) s without notifications"))
@@ -458,6 +478,7 @@ public final class HeartRateLink {
         // Not yet up: a connection in flight keeps its deadline.
         guard isLinkUp else { return }
         isLinkUp = false
+        stalls = 0
         onEvent(.gap)
         resolveDeadline?.cancel()
         resolveDeadline = nil
@@ -512,7 +533,7 @@ public final class HeartRateLink {
         }
         loop.schedule(after: timeout, finish)
         discovery?.stop()
-        let device = devicePath.flatMap { client.tree.device(at: $0) }
+        let device = ourDevice
         let disconnect = { [weak self] in
             guard let self, let device, device.isConnected else { return finish() }
             self.client.call(device.path, BlueZNames.device, "Disconnect") { _ in finish() }

@@ -37,16 +37,36 @@ public struct ObjectTree: Sendable {
 
     public func properties(_ path: String, _ interface: String) -> Properties? { objects[path]?[interface] }
 
-    public var adapters: [Adapter] {
-        objects.keys.sorted().compactMap { path in properties(path, BlueZNames.adapter).map { Adapter(path: path, $0) } }
+    public var adapters: [Adapter] { objects(with: BlueZNames.adapter).map { Adapter(path: $0.path, $0.properties) } }
+
+    public var devices: [Device] { objects(with: BlueZNames.device).map { Device(path: $0.path, $0.properties) } }
+
+    /// The objects that have `interface`, in path order.
+    private func objects(with interface: String) -> [(path: String, properties: Properties)] {
+        objects.compactMap { path, interfaces in interfaces[interface].map { (path, $0) } }.sorted { $0.path < $1.path }
     }
 
-    public var devices: [Device] {
-        objects.keys.sorted().compactMap { path in properties(path, BlueZNames.device).map { Device(path: path, $0) } }
+    /// The adapter `name` (e.g. `hci0`), or the first when nil; nil when there is none such.
+    public func adapter(named name: String?) -> Adapter? {
+        guard let name else { return adapters.first }
+        return adapters.first { $0.name == name }
     }
+
+    /// A device or one of its GATT objects: BlueZ names devices `{adapter}/dev_XX_XX_XX_XX_XX_XX`.
+    public static func isDeviceObject(_ path: String) -> Bool { path.contains("/dev_") }
 
     public func device(at path: String) -> Device? {
         properties(path, BlueZNames.device).map { Device(path: path, $0) }
+    }
+
+    /// The devices `--device query` may mean (on the adapter at `adapterPath`, if given), as
+    /// `monitor` and `doctor` both choose: the one with that address; else the name matches
+    /// offering Heart Rate (0x180D), or all of them when none does (UUIDs not known yet).
+    public func devices(matching query: String, on adapterPath: String? = nil) -> [Device] {
+        let matches = devices.filter { (adapterPath == nil || $0.adapterPath == adapterPath) && $0.matches(query) }
+        if let exact = matches.first(where: { $0.hasAddress(query) }) { return [exact] }
+        let heartRate = matches.filter(\.offersHeartRate)
+        return heartRate.isEmpty ? matches : heartRate
     }
 
     /// The characteristic `characteristic` inside a service `service` of the device at `devicePath`.
@@ -115,9 +135,12 @@ public struct Device: Equatable, Sendable {
 
     public var displayName: String { name ?? address }
 
+    /// `query` is this device's address, in any case.
+    public func hasAddress(_ query: String) -> Bool { address.lowercased() == query.lowercased() }
+
     /// Matches `--device`: an address in any case, or a name or part of one, case-insensitively.
     public func matches(_ query: String) -> Bool {
-        if address.lowercased() == query.lowercased() { return true }
+        if hasAddress(query) { return true }
         guard let name else { return false }
         return name.lowercased().contains(query.lowercased())
     }

@@ -111,6 +111,19 @@ public final class EventLoop {
         }
     }
 
+    /// Runs the loop until `start`'s completion is called, and returns what it was given: for a
+    /// command that asks one thing at a time. The completion must come (a D-Bus call's reply does,
+    /// or its timeout).
+    public func wait<Value>(for start: (_ completion: @escaping (Value) -> Void) -> Void) -> Value {
+        var value: Value?
+        start { given in
+            value = given
+            self.stop()
+        }
+        while value == nil { run() }
+        return value!
+    }
+
     private func timeoutMilliseconds() -> Int32 {
         guard let next = timers.lazy.filter({ !$0.isCancelled }).map(\.deadline).min() else { return -1 }
         let remaining = (next - Self.now()) * 1000

@@ -28,5 +28,8 @@ struct ConfigOptions: ParsableArguments {
     var resolvedPath: String { path ?? Self.defaultPath }
 
     /// `$XDG_CONFIG_HOME/hrvmon/config`, `~/.config/hrvmon/config` when unset.
-    static var defaultPath: String { XDGDirectory.config + "/hrvmon/config" }
+    static var defaultPath: String { defaultDirectory + "/config" }
+
+    /// `$XDG_CONFIG_HOME/hrvmon`, `~/.config/hrvmon` when unset.
+    static var defaultDirectory: String { XDGDirectory.config + "/hrvmon" }
 }

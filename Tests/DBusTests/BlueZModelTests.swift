@@ -57,6 +57,24 @@ import Testing
         #expect(tree.adapters.count == 2)
     }
 
+    /// `--device` as monitor and doctor read it: an address; else the Heart Rate devices among
+    /// the name matches; else every name match.
+    @Test func devicesMatchingAQuery() {
+        var tree = ObjectTree()
+        tree.replace(with: Self.managedObjects())
+        tree.change(path: Self.device, interface: "org.bluez.Device1", changed: ["Name": .string("Polar H10")], invalidated: [])
+        tree.add(path: "/org/bluez/hci0/dev_C8_4A_2B_00_00_07", interfaces: .dictionary(keySignature: "s", valueSignature: "a{sv}", [
+            .init(.string("org.bluez.Device1"), .properties([
+                "Address": .string("C8:4A:2B:00:00:07"), "Name": .string("Polar Loop"), "Adapter": .objectPath("/org/bluez/hci0"),
+            ])),
+        ]))
+        #expect(tree.devices(matching: "polar").map(\.address) == ["A0:9E:1A:00:00:01"])
+        #expect(tree.devices(matching: "c8:4a:2b:00:00:07").map(\.name) == ["Polar Loop"])
+        #expect(tree.devices(matching: "o").map(\.address) == ["A0:9E:1A:00:00:01"])
+        #expect(tree.devices(matching: "loop").map(\.address) == ["C8:4A:2B:00:00:07"], "no Heart Rate among the matches: all of them")
+        #expect(tree.devices(matching: "polar", on: "/org/bluez/hci1").isEmpty)
+    }
+
     @Test func assignedNumbersAsBlueZWritesThem() {
         #expect(AssignedNumber.heartRateMeasurement.uuid == "00002a37-0000-1000-8000-00805f9b34fb")
         #expect(AssignedNumber.heartRateService.matches("0000180D-0000-1000-8000-00805F9B34FB"))

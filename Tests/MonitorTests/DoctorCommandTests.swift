@@ -142,6 +142,26 @@ import Testing
         #expect(named.fix(of: "sensor") == run.fix(of: "sensor"))
     }
 
+    /// A name that also matches a device without Heart Rate (a watch): doctor checks the strap
+    /// monitor streams from, rather than calling the name ambiguous.
+    @Test func doctorChecksTheStrapMonitorChooses() throws {
+        var config = Self.knownPolar(paired: true, trusted: true)
+        config.devices.append(FakeBluetooth.Device(
+            address: "C8:4A:2B:00:00:07", name: "Polar Loop watch", paired: true, trusted: true,
+            services: ["180f", "180a"], knownAtStart: true))
+        let fake = try FakeBluetooth(config)
+        defer { fake.stop() }
+        let run = try Self.doctor(["--device", "Polar"], environment: fake.environment)
+        #expect(run.status(of: "sensor") == "ok", "\(run.explanation(of: "sensor"))")
+        #expect(run.explanation(of: "sensor") == "Polar H10 A1B2C3D4 (A0:9E:1A:00:00:01) is paired and trusted")
+
+        let monitor = try LiveProcess(["monitor", "--device", "Polar", "--format", "jsonl"], environment: fake.environment)
+        #expect(monitor.link("connected") != nil, "\(monitor.allLines)")
+        #expect(monitor.objects.first { $0["type"] as? String == "sensor" }?["address"] as? String == FakeBluetooth.polar)
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0)
+    }
+
     @Test func strapBluetoothdHasNeverSeenNeedsAScanFirst() throws {
         var config = FakeBluetooth.Config()
         config.devices = []

@@ -26,6 +26,14 @@ import Testing
         #expect(monitor.waitForBeats(total), "beats so far: \(monitor.beats.count) of \(total)\n\(monitor.stderr)")
     }
 
+    /// The monitor streaming from the Polar: subscribed, and one beat (810) through.
+    static func streaming(_ fake: FakeBluetooth) throws -> LiveProcess {
+        let monitor = try Self.monitor(fake)
+        #expect(try Self.waitForSubscriber(fake))
+        try Self.send([Packet.measurement(rr: [810])], to: fake, expecting: 1, in: monitor)
+        return monitor
+    }
+
     @Test func everyBeatOnceInOrderAcrossPacketLayouts() throws {
         let fake = try FakeBluetooth()
         defer { fake.stop() }
@@ -226,6 +234,62 @@ import Testing
         #expect(try fake.sessions()["start_notify_calls"] as? Int == 2)
         try Self.send([Packet.measurement(rr: [820])], to: fake, expecting: 2, in: monitor)
         #expect(monitor.link("connected")?["detail"] as? String == "Polar H10 A1B2C3D4 (\(Self.polar)): notifications resumed")
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0)
+    }
+
+    /// The second stall asks BlueZ to disconnect and BlueZ refuses: the link says it will retry,
+    /// gives up again while notifications stay away, and reconnects once BlueZ lets it.
+    @Test func refusedDisconnectAfterAStallIsRetried() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let monitor = try Self.streaming(fake)
+        try fake.fail("Disconnect", with: "org.bluez.Error.Failed")
+        #expect(monitor.next { ($0["message"] as? String)?.hasPrefix("still no notifications after re-subscribing") == true } != nil)
+        let retry = monitor.link("reconnecting")
+        #expect((retry?["detail"] as? String)?.hasPrefix("disconnecting from Polar H10 A1B2C3D4 failed: org.bluez.Error.Failed") == true, "\(monitor.allLines.suffix(6))")
+        #expect(retry?["retry_in_s"] as? Double != nil)
+        #expect(monitor.link("disconnected", timeout: 15) != nil, "\(monitor.allLines.suffix(6))")
+        #expect(monitor.link("connected", timeout: 15) != nil, "\(monitor.allLines.suffix(6))")
+        #expect(try Self.waitForSubscriber(fake))
+        try Self.send([Packet.measurement(rr: [820])], to: fake, expecting: 2, in: monitor)
+        let sessions = try fake.sessions()
+        #expect(sessions["disconnect_calls"] as? Int == 2, "\(sessions)")
+        #expect(sessions["connect_calls"] as? Int == 2, "\(sessions)")
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0)
+    }
+
+    /// BlueZ refuses that Disconnect, then notifications resume before the next watchdog period:
+    /// the stall is over, with no reconnection.
+    @Test func notificationsResumingAfterARefusedDisconnectEndTheStall() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let monitor = try Self.streaming(fake)
+        try fake.fail("Disconnect", with: "org.bluez.Error.Failed")
+        #expect(monitor.link("reconnecting", timeout: 15) != nil, "\(monitor.allLines.suffix(6))")
+        try Self.send([Packet.measurement(rr: [820])], to: fake, expecting: 2, in: monitor)
+        #expect(monitor.link("connected")?["detail"] as? String == "Polar H10 A1B2C3D4 (\(Self.polar)): notifications resumed")
+        let sessions = try fake.sessions()
+        #expect(sessions["disconnect_calls"] as? Int == 1 && sessions["connect_calls"] as? Int == 1, "\(sessions)")
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0)
+    }
+
+    /// Services never resolve and BlueZ refuses the Disconnect that gives up on them: the link
+    /// retries rather than waiting in silence, and disconnects once BlueZ lets it.
+    @Test func refusedDisconnectAfterUnresolvedServicesIsRetried() throws {
+        var config = FakeBluetooth.Config()
+        config.devices[0].resolveDelayMs = 600_000
+        let fake = try FakeBluetooth(config)
+        defer { fake.stop() }
+        try fake.fail("Disconnect", with: "org.bluez.Error.Failed")
+        let monitor = try Self.monitor(fake)
+        #expect(monitor.link("resolving") != nil, "\(monitor.allLines)")
+        let retry = monitor.link("reconnecting")
+        #expect((retry?["detail"] as? String)?.hasPrefix("disconnecting from Polar H10 A1B2C3D4 failed: org.bluez.Error.Failed") == true, "\(monitor.allLines.suffix(6))")
+        #expect(monitor.link("disconnected", timeout: 15) != nil, "\(monitor.allLines.suffix(6))")
+        #expect(try fake.sessions()["disconnect_calls"] as? Int == 2)
         monitor.signal(SIGINT)
         #expect(monitor.waitForExit() == 0)
     }

@@ -14,7 +14,7 @@ struct BlueZAdapterCheck: DoctorCheck {
         guard let tree else { return verdict(.skip, "not checked: no answer from bluetoothd") }
         let adapters = tree.adapters
         let names = adapters.map(\.name).joined(separator: ", ")
-        guard let chosen = requested.map({ name in adapters.first { $0.name == name } }) ?? adapters.first else {
+        guard let chosen = tree.adapter(named: requested) else {
             if let requested, !adapters.isEmpty {
                 return verdict(.fail, "bluetoothd has no adapter \(requested), only \(names)", fix: "`--adapter \(adapters[0].name)`, or plug \(requested) in")
             }

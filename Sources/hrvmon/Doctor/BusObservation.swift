@@ -29,28 +29,20 @@ struct BusObservation {
         }
         defer { connection.close() }
 
-        func ask(_ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = []) -> Result<[DBusValue], DBusError> {
-            var answer: Result<[DBusValue], DBusError>?
-            connection.call(destination: destination, path: path, interface: interface, member: member, arguments: arguments, timeout: timeout) {
-                answer = $0
-                loop.stop()
+        // The reply, an error or libdbus's own NoReply after `timeout` ends each wait.
+        func askBus(_ member: String) -> Result<[DBusValue], DBusError> {
+            loop.wait { answer in
+                connection.call(
+                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: member,
+                    arguments: [.string(BlueZNames.service)], timeout: timeout, reply: answer)
             }
-            // The reply, an error or libdbus's own NoReply after `timeout` stops the loop.
-            while answer == nil { loop.run() }
-            return answer!
         }
 
-        let bus = ("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus")
-        guard case .success = ask(bus.0, bus.1, bus.2, "GetNameOwner", [.string(BlueZNames.service)]) else {
+        guard case .success = askBus("GetNameOwner") else {
             return BusObservation(owner: .absent)
         }
-        let processID = (try? ask(bus.0, bus.1, bus.2, "GetConnectionUnixProcessID", [.string(BlueZNames.service)]).get())?
-            .first?.integer.flatMap { UInt32(exactly: $0) }
-        let objects = ask(BlueZNames.service, "/", BlueZNames.objectManager, "GetManagedObjects").map { arguments in
-            var tree = ObjectTree()
-            if let managed = arguments.first { tree.replace(with: managed) }
-            return tree
-        }
+        let processID = (try? askBus("GetConnectionUnixProcessID").get())?.first?.integer.flatMap { UInt32(exactly: $0) }
+        let objects = loop.wait { BlueZClient.managedObjects(on: connection, timeout: timeout, reply: $0) }
         return BusObservation(owner: .present(processID: processID), objects: objects)
     }
 }

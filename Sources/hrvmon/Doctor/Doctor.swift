@@ -49,7 +49,7 @@ struct Doctor: ParsableCommand {
         let sensor: SensorCheck.Choice = device.map(SensorCheck.Choice.named)
             ?? DataDirectory.lastSensor().map { .remembered(address: $0, file: lastSensorFile) }
             ?? .none(file: lastSensorFile)
-        let configDirectory = XDGDirectory.config + "/hrvmon"
+        let configDirectory = ConfigOptions.defaultDirectory
         let checks: [any DoctorCheck] = [
             KernelBluetoothCheck(socketError: socketError, isModuleLoaded: access("/sys/module/bluetooth", F_OK) == 0),
             KernelAdaptersCheck(listing: hci, switches: RfkillSwitch.all()),

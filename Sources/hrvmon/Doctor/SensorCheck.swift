@@ -32,7 +32,8 @@ struct SensorCheck: DoctorCheck {
         case .remembered(let address, let file):
             (query, source) = (address, "remembered in \(file)")
         }
-        let matches = tree.devices.filter { $0.matches(query) }
+        // As monitor chooses: a name that also matches, say, a watch without Heart Rate is not ambiguous.
+        let matches = tree.devices(matching: query)
         guard let device = matches.first else {
             let address = query.contains(":") ? query : "ADDRESS"
             return verdict(
