@@ -13,40 +13,42 @@ public enum SettingsFile {
 
     public static func parse(_ text: String, source: String) throws(Error) -> Settings {
         var settings = Settings()
-        let definitions = Dictionary(uniqueKeysWithValues: SettingDefinition.all.map { ($0.key, $0) })
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {
                 throw Error(source: source, line: index + 1, problem: "expected key = value, found '\(line)'")
             }
-            let key = String(line[..<equals]).trimmingWhitespace()
-            var value = String(line[line.index(after: equals)...]).trimmingWhitespace()
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            let key = String(line[..<equals].trimmingWhitespace())
+            var value = line[line.index(after: equals)...].trimmingWhitespace()
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = value.dropFirst().dropLast() }
             guard let definition = definitions[key] else {
                 throw Error(source: source, line: index + 1,
                             problem: "unknown key '\(key)'; known keys: \(SettingDefinition.all.map(\.key).joined(separator: ", "))")
             }
-            let invalid = Error(source: source, line: index + 1,
-                                problem: "\(key) = \(value) is not allowed: \(key) takes \(definition.allowed)")
+            func invalid() -> Error {
+                Error(source: source, line: index + 1, problem: "\(key) = \(value) is not allowed: \(key) takes \(definition.allowed)")
+            }
             switch definition.kind {
             case .number(let range, let path):
-                guard let number = Double(value), number.isFinite, range.contains(number) else { throw invalid }
+                guard let number = Double(value), number.isFinite, range.contains(number) else { throw invalid() }
                 settings[keyPath: path] = number
             case .flag(let path):
-                guard let flag = ["true": true, "yes": true, "false": false, "no": false][value.lowercased()] else { throw invalid }
+                guard let flag = ["true": true, "yes": true, "false": false, "no": false][value.lowercased()] else { throw invalid() }
                 settings[keyPath: path] = flag
             case .text(_, let check, let path):
-                guard check(value) else { throw invalid }
-                settings[keyPath: path] = value
+                guard check(String(value)) else { throw invalid() }
+                settings[keyPath: path] = String(value)
             case .list(let path):
-                guard !value.isEmpty else { throw invalid }
-                settings[keyPath: path].append(value)
+                guard !value.isEmpty else { throw invalid() }
+                settings[keyPath: path].append(String(value))
             }
         }
         try checkConsistency(settings, source: source)
         return settings
     }
+
+    private static let definitions = Dictionary(uniqueKeysWithValues: SettingDefinition.all.map { ($0.key, $0) })
 
     /// Rules between keys.
     private static func checkConsistency(_ settings: Settings, source: String) throws(Error) {
@@ -61,8 +63,13 @@ public enum SettingsFile {
     }
 }
 
-extension StringProtocol {
-    func trimmingWhitespace() -> String {
-        String(drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+extension Substring {
+    /// Without leading and trailing spaces and tabs; a view, no copy.
+    func trimmingWhitespace() -> Substring {
+        let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isWhitespace($0) }), let last = lastIndex(where: { !isWhitespace($0) }) else {
+            return self[endIndex...]
+        }
+        return self[first...last]
     }
 }

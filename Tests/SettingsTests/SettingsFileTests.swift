@@ -40,6 +40,15 @@ import Testing
         #expect(settings.pipeline.sdnnWindow == 300)  // untouched keys keep their defaults
     }
 
+    /// A file saved by a Windows editor: "\r\n" is one Character in Swift, so splitting on "\n" alone
+    /// left the whole file as one line.
+    @Test func windowsLineEndingsSeparateLines() throws {
+        let settings = try parse("# edited on Windows\r\nwindow.rmssd_seconds = 90\r\nbreathing.bell = no\r\n")
+        #expect(settings.pipeline.rmssdWindow == 90)
+        #expect(settings.breathing.bell == false)
+        #expect(error("window.rmssd_seconds = 90\r\nbreathing.rate = 40\r\n")?.line == 2)
+    }
+
     @Test func emptyFileIsTheDefaults() throws {
         #expect(try parse("") == Settings())
         #expect(try parse("# nothing\n\n") == Settings())
