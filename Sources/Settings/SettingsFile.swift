@@ -13,6 +13,7 @@ public enum SettingsFile {
 
     public static func parse(_ text: String, source: String) throws(Error) -> Settings {
         var settings = Settings()
+        let text = text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)  // a byte-order mark from a Windows editor
         for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }

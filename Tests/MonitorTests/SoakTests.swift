@@ -57,7 +57,9 @@ import Testing
         // Flat memory: after the first chunk (warm-up) RSS grows by less than 2 MB over the hour.
         let warm = try #require(residentSamples.dropFirst().first)
         let peak = try #require(residentSamples.max())
+        #if !SANITIZED  // scripts/sanitize.sh: ASan's quarantine holds up to 256 MB of freed memory, so RSS grows by design
         #expect(peak - warm < 2048, "RSS kB per chunk: \(residentSamples)")
+        #endif
 
         let path = try #require(SessionFileTests.sessionFiles(monitor).first)
         let records = try SessionFileTests.records(path)
