@@ -30,7 +30,7 @@ for target in "${targets[@]}"; do
     echo "== $target: $runs runs"
     start=$(date +%s)
     (cd "$out" && "./$target" -runs="$runs" -max_len=4096 -print_final_stats=1 "corpus/$target" 2>&1) \
-        | grep -E "^(Done|stat::number_of_executed_units|stat::average_exec_per_sec|==.*ERROR|SUMMARY)|crash-" || true
+        | grep -E "^(#[0-9]+[[:space:]]+DONE|Done|stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb|==.*ERROR|SUMMARY)|crash-" || true
     test "${PIPESTATUS[0]}" -eq 0
     echo "   $(($(date +%s) - start)) s"
 done
