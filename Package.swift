@@ -45,6 +45,9 @@ let package = Package(
         .target(name: "BlueZ", dependencies: ["DBus"]),
         // Composition of a live session: packets in, beats, metrics and verdicts out. No I/O.
         .target(name: "Monitor", dependencies: ["HRV", "HeartRateProtocol"]),
+        // What must hold for any input to a parser of outside data: scripts/fuzz.sh fuzzes it, the
+        // test suite replays the corpora in Fuzz/corpus through it.
+        .target(name: "FuzzChecks", dependencies: ["HRV", "HeartRateProtocol", "Recordings", "SessionLog", "Settings"]),
         .executableTarget(
             name: "hrvmon",
             dependencies: [
@@ -63,6 +66,7 @@ let package = Package(
         .testTarget(name: "SessionLogTests", dependencies: ["SessionLog", "HRV"]),
         .testTarget(name: "CLITests", dependencies: ["hrvmon", "BluetoothHCI"]),
         .testTarget(name: "MonitorTests", dependencies: ["hrvmon"]),
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "BlueZ", "Monitor", "HRV", "HeartRateProtocol"]),
     ]
 )

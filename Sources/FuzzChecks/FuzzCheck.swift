@@ -1,0 +1,85 @@
+import HRV
+import HeartRateProtocol
+import Recordings
+import SessionLog
+import Settings
+
+/// What must hold for any bytes given to a parser of outside input: they are read, and what was
+/// read holds together, or they are refused with an error. A trap inside a parser is the other
+/// failure, which the fuzzer (or the test process) reports as a crash.
+/// The libFuzzer entry points in Fuzz/ and the corpus replay in Tests/FuzzCorpusTests run these.
+public enum FuzzCheck: String, CaseIterable, Sendable {
+    case heartRateMeasurement = "HeartRateMeasurement"
+    case rrFile = "RRFile"
+    case sessionFile = "SessionFile"
+    case settingsFile = "SettingsFile"
+
+    public enum Outcome: Equatable, Sendable {
+        case accepted
+        case refused
+        /// Read, but what was read breaks the check's rule: the description says how.
+        case violated(String)
+    }
+
+    /// Its name is the fuzz target's and the corpus directory's.
+    public var target: String { rawValue }
+
+    public func run(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
+        let outcome: Outcome? = switch self {
+        case .heartRateMeasurement: Self.heartRateMeasurement(bytes)
+        case .rrFile: Self.rrFile(Array(bytes))
+        case .sessionFile: Self.sessionFile(Array(bytes))
+        case .settingsFile: Self.settingsFile(bytes)
+        }
+        return outcome ?? .refused
+    }
+
+    /// What parses as 0x2A37 encodes back to bytes that parse to the same heart rate and RR.
+    private static func heartRateMeasurement(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome? {
+        guard let measurement = try? HeartRateMeasurement(parsing: bytes) else { return nil }
+        let again = try? HeartRateMeasurement(parsing: measurement.encoded(uint16HeartRate: measurement.heartRate > 255))
+        guard again?.heartRate == measurement.heartRate, again?.rrIntervals == measurement.rrIntervals else {
+            return .violated("round trip changed \(Array(bytes))")
+        }
+        return .accepted
+    }
+
+    /// An RR file in each unit: what reads goes through the whole HRV pipeline, every beat counted.
+    private static func rrFile(_ bytes: [UInt8]) -> Outcome? {
+        var outcome: Outcome?
+        for unit in [RRUnit.ms, .s, .ticks] {
+            guard let recording = try? RRFileReader.read(bytes, source: "fuzz", unit: unit) else { continue }
+            var pipeline = HRVPipeline()
+            for interval in recording.intervals { pipeline.append(interval) { _ in } }
+            pipeline.finish { _ in }
+            guard pipeline.recording.rawBeats == recording.intervals.count else {
+                return .violated("\(unit): \(recording.intervals.count) intervals read, \(pipeline.recording.rawBeats) beats in the pipeline")
+            }
+            outcome = .accepted
+        }
+        return outcome
+    }
+
+    /// A session file, read as an overview (as listings do) and in full: the beats are exactly
+    /// the RR intervals of the notifications it replays.
+    private static func sessionFile(_ bytes: [UInt8]) -> Outcome? {
+        _ = try? SessionFileReader.read(bytes, source: "fuzz", detail: .overview)
+        guard let file = try? SessionFileReader.read(bytes, source: "fuzz") else { return nil }
+        let replayed = file.steps.reduce(0) { count, step in
+            if case .packet(let measurement, _) = step { return count + measurement.rrIntervals.count }
+            return count
+        }
+        return file.beats.count == replayed ? .accepted : .violated("\(file.beats.count) beats but \(replayed) RR intervals in its notifications")
+    }
+
+    /// A configuration file: accepted numbers lie in their documented ranges.
+    private static func settingsFile(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome? {
+        guard let settings = try? SettingsFile.parse(String(decoding: bytes, as: UTF8.self), source: "fuzz") else { return nil }
+        for definition in SettingDefinition.all {
+            if case .number(let range, let path) = definition.kind, !range.contains(settings[keyPath: path]) {
+                return .violated("\(definition.key) = \(settings[keyPath: path]) is outside \(range)")
+            }
+        }
+        return .accepted
+    }
+}
