@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # libFuzzer targets for every parser of outside input (swiftc -sanitize=fuzzer,address): the 0x2A37
 # parser, the RR/CSV reader, the session-file reader and the configuration reader. Each runs
-# RUNS executions (default 10 million) from its seed corpus in Fuzz/corpus/TARGET; a crash stops
-# the script and leaves the input in .build/fuzz/ (make it a regression test).
+# RUNS executions (default 10 million) from its corpus in Fuzz/corpus/TARGET, grown in
+# .build/fuzz/corpus/TARGET; a crash stops the script and leaves the input in .build/fuzz/ (make it
+# a regression test). Afterwards the inputs that reach new code are merged into Fuzz/corpus.
 # Usage: scripts/fuzz.sh [TARGET...]   (RUNS=1000 scripts/fuzz.sh for a quick check)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,4 +36,8 @@ for target in "${targets[@]}"; do
         | grep -E "^(#[0-9]+[[:space:]]+DONE|Done|stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb|==.*ERROR|SUMMARY)|crash-" || true
     test "${PIPESTATUS[0]}" -eq 0
     echo "   $(($(date +%s) - start)) s"
+    # Inputs that reached code the kept corpus does not go into Fuzz/corpus (commit them): the
+    # test suite replays it on every run (Tests/FuzzCorpusTests), and the next campaign starts there.
+    (cd "$out" && "./$target" -merge=1 -max_len=4096 "../../Fuzz/corpus/$target" "corpus/$target" 2>&1) \
+        | grep -E "^MERGE-OUTER: [0-9]+ new files" || true
 done

@@ -8,7 +8,10 @@ final class LiveProcess: @unchecked Sendable {
     private var lines: [String] = []
     private var errorText = ""
     private var cursor = 0
+    /// Stdout's reader saw its end.
     private var finished = false
+    /// Stderr's reader saw its end (only then is `stderr` the whole text).
+    private var errorsFinished = false
 
     /// `home`: run in another process's home (its data, config and runtime directories), which
     /// that process keeps; by default a fresh one, removed with this process.
@@ -49,7 +52,10 @@ final class LiveProcess: @unchecked Sendable {
         }
         Thread.detachNewThread { [self] in
             let data = errors.fileHandleForReading.readDataToEndOfFile()
-            lock.withLock { errorText = String(decoding: data, as: UTF8.self) }
+            lock.withLock {
+                errorText = String(decoding: data, as: UTF8.self)
+                errorsFinished = true
+            }
         }
     }
 
@@ -119,9 +125,9 @@ final class LiveProcess: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         guard !process.isRunning else { return nil }
-        // Let the reader threads see the end of the pipes.
+        // Let both reader threads see the end of their pipes: a test reads stderr right after.
         let drained = Date().addingTimeInterval(2)
-        while !lock.withLock({ finished }) && Date() < drained { Thread.sleep(forTimeInterval: 0.01) }
+        while !lock.withLock({ finished && errorsFinished }) && Date() < drained { Thread.sleep(forTimeInterval: 0.01) }
         return process.terminationStatus
     }
 
