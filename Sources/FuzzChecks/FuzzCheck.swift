@@ -25,18 +25,17 @@ public enum FuzzCheck: String, CaseIterable, Sendable {
     public var target: String { rawValue }
 
     public func run(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
-        let outcome: Outcome? = switch self {
+        switch self {
         case .heartRateMeasurement: Self.heartRateMeasurement(bytes)
         case .rrFile: Self.rrFile(Array(bytes))
         case .sessionFile: Self.sessionFile(Array(bytes))
         case .settingsFile: Self.settingsFile(bytes)
         }
-        return outcome ?? .refused
     }
 
     /// What parses as 0x2A37 encodes back to bytes that parse to the same heart rate and RR.
-    private static func heartRateMeasurement(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome? {
-        guard let measurement = try? HeartRateMeasurement(parsing: bytes) else { return nil }
+    private static func heartRateMeasurement(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
+        guard let measurement = try? HeartRateMeasurement(parsing: bytes) else { return .refused }
         let again = try? HeartRateMeasurement(parsing: measurement.encoded(uint16HeartRate: measurement.heartRate > 255))
         guard again?.heartRate == measurement.heartRate, again?.rrIntervals == measurement.rrIntervals else {
             return .violated("round trip changed \(Array(bytes))")
@@ -45,8 +44,8 @@ public enum FuzzCheck: String, CaseIterable, Sendable {
     }
 
     /// An RR file in each unit: what reads goes through the whole HRV pipeline, every beat counted.
-    private static func rrFile(_ bytes: [UInt8]) -> Outcome? {
-        var outcome: Outcome?
+    private static func rrFile(_ bytes: [UInt8]) -> Outcome {
+        var outcome = Outcome.refused
         for unit in [RRUnit.ms, .s, .ticks] {
             guard let recording = try? RRFileReader.read(bytes, source: "fuzz", unit: unit) else { continue }
             var pipeline = HRVPipeline()
@@ -62,9 +61,9 @@ public enum FuzzCheck: String, CaseIterable, Sendable {
 
     /// A session file, read as an overview (as listings do) and in full: the beats are exactly
     /// the RR intervals of the notifications it replays.
-    private static func sessionFile(_ bytes: [UInt8]) -> Outcome? {
+    private static func sessionFile(_ bytes: [UInt8]) -> Outcome {
         _ = try? SessionFileReader.read(bytes, source: "fuzz", detail: .overview)
-        guard let file = try? SessionFileReader.read(bytes, source: "fuzz") else { return nil }
+        guard let file = try? SessionFileReader.read(bytes, source: "fuzz") else { return .refused }
         let replayed = file.steps.reduce(0) { count, step in
             if case .packet(let measurement, _) = step { return count + measurement.rrIntervals.count }
             return count
@@ -73,8 +72,8 @@ public enum FuzzCheck: String, CaseIterable, Sendable {
     }
 
     /// A configuration file: accepted numbers lie in their documented ranges.
-    private static func settingsFile(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome? {
-        guard let settings = try? SettingsFile.parse(String(decoding: bytes, as: UTF8.self), source: "fuzz") else { return nil }
+    private static func settingsFile(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
+        guard let settings = try? SettingsFile.parse(String(decoding: bytes, as: UTF8.self), source: "fuzz") else { return .refused }
         for definition in SettingDefinition.all {
             if case .number(let range, let path) = definition.kind, !range.contains(settings[keyPath: path]) {
                 return .violated("\(definition.key) = \(settings[keyPath: path]) is outside \(range)")

@@ -124,16 +124,7 @@ struct BaselineCommand: ParsableCommand {
         var yes = false
 
         func run() throws {
-            if !yes {
-                guard isatty(STDIN_FILENO) == 1 else {
-                    throw badInput(ValidationError("refusing to delete the baseline without --yes when not asked on a terminal"))
-                }
-                print("Delete all resting measurements in \(DataDirectory.baselineFile)? [y/N] ", terminator: "")
-                guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
-                    print("kept")
-                    return
-                }
-            }
+            if !yes, try !confirmDeletion(of: "the baseline", asking: "Delete all resting measurements in \(DataDirectory.baselineFile)?") { return }
             do { try DataDirectory.deleteHistory() } catch { throw badInput(error) }
             print("baseline reset: \(DataDirectory.baselineFile) deleted")
         }

@@ -37,16 +37,7 @@ struct Delete: ParsableCommand {
         let ids = Set(paths.map(SessionStore.id(of:)))
         let what = (paths.count == 1 ? "session \(ids.first!)" : "all \(paths.count) sessions")
             + (baseline ? " and the resting values they added to your baseline" : "")
-        if !yes {
-            guard isatty(STDIN_FILENO) == 1 else {
-                throw badInput(ValidationError("refusing to delete \(what) without --yes when not asked on a terminal"))
-            }
-            print("Delete \(what)? This cannot be undone. [y/N] ", terminator: "")
-            guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
-                print("kept")
-                return
-            }
-        }
+        if !yes, try !confirmDeletion(of: what, asking: "Delete \(what)? This cannot be undone.") { return }
         for path in paths where unlink(path) != 0 && errno != ENOENT {
             throw badInput(DataDirectory.Failure(path: path, reason: String(cString: strerror(errno))))
         }
