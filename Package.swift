@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "HRV"]),
         .testTarget(name: "SessionLogTests", dependencies: ["SessionLog", "HRV"]),
         .testTarget(name: "CLITests", dependencies: ["hrvmon", "BluetoothHCI"]),
-        .testTarget(name: "MonitorTests", dependencies: ["hrvmon"]),
+        .testTarget(name: "MonitorTests", dependencies: ["hrvmon", "Simulation"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "BlueZ", "Monitor", "HRV", "HeartRateProtocol"]),
     ]

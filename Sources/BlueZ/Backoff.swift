@@ -9,11 +9,16 @@ public struct Backoff: Equatable, Sendable {
         self.maximum = max(initial, maximum)
     }
 
+    /// The delay the next attempt would wait, without counting it.
+    public var delay: Double {
+        guard attempts < 62 else { return maximum }
+        return min(maximum, initial * Double(1 << attempts))
+    }
+
     /// The delay before the next attempt, counting it.
     public mutating func next() -> Double {
         defer { attempts += 1 }
-        guard attempts < 62 else { return maximum }
-        return min(maximum, initial * Double(1 << attempts))
+        return delay
     }
 
     public mutating func reset() { attempts = 0 }

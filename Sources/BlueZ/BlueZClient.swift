@@ -117,6 +117,22 @@ public final class BlueZClient {
         }
     }
 
+    /// Reads an object's properties back (GetAll) into the tree, then reports `.changed(path)`.
+    /// For state BlueZ holds but did not announce: bluetoothd 5.66 can mark a device connected
+    /// without emitting `Connected` (src/device.c `device_add_connection`: "Device … is already
+    /// connected" when its connect callback ran before the kernel's event). Replies and signals
+    /// come in bluetoothd's order, so the reply is as current as the signals before it.
+    public func refresh(_ path: String, _ interface: String) {
+        let generation = loadGeneration
+        call(path, BlueZNames.properties, "GetAll", [.string(interface)]) { [weak self] result in
+            guard let self, generation == self.loadGeneration, case .success(let arguments) = result,
+                  let properties = arguments.first?.dictionary
+            else { return }
+            self.tree.change(path: path, interface: interface, changed: properties, invalidated: [])
+            self.onChange(.changed(path: path))
+        }
+    }
+
     /// A method call on a BlueZ object.
     public func call(
         _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [], timeout: Double = 25,

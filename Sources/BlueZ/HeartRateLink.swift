@@ -7,7 +7,11 @@ import Glibc
 /// adapter power changes, refused calls and silent stalls. Every step is reported as a status.
 ///
 /// A notification reaches `onEvent` exactly once: from PropertiesChanged while we hold a
-/// StartNotify session, or from the acquired socket — never both.
+/// StartNotify session, or from the acquired socket — never both. A StartNotify session is held
+/// for as long as BlueZ keeps it: across link losses and adapter power cycles, until the
+/// characteristic's object goes away. BlueZ re-enables it the moment the device reconnects
+/// (src/gatt-client.c `btd_gatt_client_connected`), before `Connected` or `ServicesResolved` are
+/// announced, so its notifications are taken whatever the link looks like at that instant.
 public final class HeartRateLink {
     public struct Configuration: Sendable {
         /// An address, or a name or part of one.
@@ -16,6 +20,8 @@ public final class HeartRateLink {
         public var adapter: String?
         /// Use AcquireNotify (falling back to StartNotify when refused).
         public var acquire = false
+        /// The shortest spacing of connection attempts that fail quickly; it doubles after each.
+        /// A link loss, or a Connect that waited for the sensor, is followed by a new Connect at once.
         public var reconnectInitial = 1.0
         public var reconnectMaximum = 30.0
         /// Connected but services not resolved after this long: disconnect and retry.
@@ -59,14 +65,20 @@ public final class HeartRateLink {
     private var lastStatus: LinkStatus?
     private var discovery: Discovery?
     private var devicePath: String?
+    /// The 0x2A37 characteristic of our subscription; kept while BlueZ keeps its object.
     private var characteristicPath: String?
     private var subscription = Subscription.none
     private var acquireRefused = false
-    private var connectInFlight = false
+    /// When the Connect in flight went out; it stays in flight until the link is seen up or the
+    /// resolve deadline gives up on it.
+    private var connectStarted: Double?
+    /// After a failure, no Connect before this (monotonic) time.
+    private var connectNotBefore = 0.0
     private var isLinkUp = false
-    private var needsDelay = false
     private var informationRead: Set<String> = []
-    private var backoff: Backoff
+    private var pacing: ConnectPacing
+    private var connectRetry: EventLoop.Timer?
+    /// A subscription or discovery retry.
     private var retry: EventLoop.Timer?
     private var resolveDeadline: EventLoop.Timer?
     private var watchdog: EventLoop.Timer?
@@ -78,7 +90,7 @@ public final class HeartRateLink {
         self.client = client
         self.loop = loop
         self.configuration = configuration
-        backoff = Backoff(initial: configuration.reconnectInitial, maximum: configuration.reconnectMaximum)
+        pacing = ConnectPacing(initial: configuration.reconnectInitial, maximum: configuration.reconnectMaximum)
     }
 
     public func start() {
@@ -137,14 +149,16 @@ public final class HeartRateLink {
     /// Works out where we are from the tree and takes the next step. Safe to call at any time.
     private func evaluate() {
         guard !isStopping, client.isLoaded else { return }
+        forgetSubscriptionIfCharacteristicGone()
         let adapter: Adapter
         switch client.tree.poweredAdapter(named: configuration.adapter) {
         case .success(let powered):
             adapter = powered
         case .failure(let status):
-            // bluetoothd dropped our discovery session with the adapter.
+            // bluetoothd dropped our discovery session with the adapter. A powered-off adapter
+            // keeps its devices (and our session with them); a removed one takes them along.
             discovery?.reset()
-            loseDevice(reason: status.detail)
+            if ourDevice == nil { loseDevice(reason: status.detail) } else { linkDown(reason: status.detail) }
             return report(status.waiting)
         }
         if discovery?.adapterPath != adapter.path {
@@ -159,12 +173,11 @@ public final class HeartRateLink {
             devicePath = device.path
             onEvent(.device(device))
         }
-        guard device.isConnected else {
+        guard device.hasLink else {
             linkDown(reason: "link lost")
             return connectWhenDue(device)
         }
-        connectInFlight = false
-        isLinkUp = true
+        linkUp()
         // BlueZ may announce ServicesResolved before the InterfacesAdded of the GATT objects
         // (its signals are batched), so wait for the characteristic itself.
         guard device.areServicesResolved,
@@ -190,24 +203,38 @@ public final class HeartRateLink {
 
     // MARK: Connecting
 
-    private func connectWhenDue(_ device: Device) {
-        guard !connectInFlight, retry == nil else { return }
-        if needsDelay { return retryLater("\(device.displayName) not connected") }
-        connectInFlight = true
-        report(.connecting, "connecting to \(device.displayName) (\(device.address))")
-        let epoch = epoch
-        client.call(device.path, BlueZNames.device, "Connect", timeout: 60) { [weak self] result in
-            guard let self, epoch == self.epoch, !self.isStopping else { return }
-            if case .failure(let error) = result, error.name != BlueZNames.Error.alreadyConnected {
-                self.connectInFlight = false
-                self.needsDelay = true
-                return self.retryLater("connecting to \(device.displayName) failed: \(error)")
-            }
-            // BlueZ may reply before Connected turns true: the connection stays in flight until
-            // it does, or until the deadline gives up on it.
-            self.armResolveDeadline(device)
-            self.evaluate()
+    private func connectWhenDue(_ device: Device, after failure: DBusError? = nil) {
+        guard connectStarted == nil, connectRetry == nil else { return }
+        let wait = connectNotBefore - EventLoop.now()
+        guard wait <= 0 else {
+            return connectLater(failure.map { "connecting to \(device.displayName) failed: \($0)" } ?? "\(device.displayName) not connected", after: wait)
         }
+        connectStarted = EventLoop.now()
+        // After a Connect that waited in vain the sensor is away: the new one waits for it.
+        report(.connecting, failure.map { "waiting for \(device.displayName) (\(device.address)) to come into range (\($0))" }
+            ?? "connecting to \(device.displayName) (\(device.address))")
+        let epoch = epoch
+        client.call(device.path, BlueZNames.device, "Connect", timeout: 90) { [weak self] result in
+            guard let self, epoch == self.epoch, !self.isStopping, let started = self.connectStarted else { return }
+            if case .failure(let error) = result, error.name != BlueZNames.Error.alreadyConnected {
+                self.connectStarted = nil
+                let now = EventLoop.now()
+                self.connectNotBefore = now + self.pacing.delay(afterAttemptStartedAt: started, failedAt: now)
+                return self.connectWhenDue(device, after: error)
+            }
+            // The link is up, but BlueZ may reply before Connected turns true, or never announce
+            // it: read it back. The connection stays in flight until the link is seen up, or
+            // until the deadline gives up on it.
+            self.armResolveDeadline(device)
+            self.client.refresh(device.path, BlueZNames.device)
+        }
+    }
+
+    private func linkUp() {
+        connectStarted = nil
+        connectRetry?.cancel()
+        connectRetry = nil
+        isLinkUp = true
     }
 
     private func armResolveDeadline(_ device: Device) {
@@ -218,10 +245,10 @@ public final class HeartRateLink {
             self.resolveDeadline = nil
             let reason = "no Heart Rate Measurement (0x2A37) service on \(device.displayName) after \(Int(self.configuration.resolveTimeout)) s"
             self.giveUpOnConnection(device, reason)
-            if self.connectInFlight {
-                // Never connected, so no link-down will come to schedule the next attempt.
-                self.connectInFlight = false
-                self.retryLater(reason)
+            if self.connectStarted != nil {
+                // Never seen connected, so no link-down will come to schedule the next attempt.
+                self.connectStarted = nil
+                self.connectWhenDue(device)
             }
         }
     }
@@ -231,7 +258,7 @@ public final class HeartRateLink {
     /// up is armed again, to give up again if notifications stay away.
     private func giveUpOnConnection(_ device: Device, _ reason: String) {
         onEvent(.notice(reason))
-        needsDelay = true
+        connectNotBefore = EventLoop.now() + pacing.delayAfterFailure()
         let epoch = epoch
         client.call(device.path, BlueZNames.device, "Disconnect") { [weak self] result in
             guard let self, epoch == self.epoch, !self.isStopping, case .failure(let error) = result else { return }
@@ -240,14 +267,24 @@ public final class HeartRateLink {
         }
     }
 
+    private func connectLater(_ reason: String, after delay: Double) {
+        guard connectRetry == nil else { return }
+        report(.reconnecting, reason, retryIn: delay)
+        connectRetry = loop.schedule(after: delay) { [weak self] in
+            guard let self else { return }
+            self.connectRetry = nil
+            self.evaluate()
+        }
+    }
+
+    /// Tries again after the back-off: for failures other than a Connect's.
     private func retryLater(_ reason: String) {
         guard retry == nil else { return }
-        let delay = backoff.next()
+        let delay = pacing.delayAfterFailure()
         report(.reconnecting, reason, retryIn: delay)
         retry = loop.schedule(after: delay) { [weak self] in
             guard let self else { return }
             self.retry = nil
-            self.needsDelay = false
             self.evaluate()
         }
     }
@@ -257,7 +294,6 @@ public final class HeartRateLink {
         discovery.start { [weak self] state in
             guard let self, case .failed(let error) = state else { return }
             self.onEvent(.notice("discovery failed: \(error); retrying"))
-            self.needsDelay = true
             self.retryLater("discovery failed: \(error)")
         }
     }
@@ -338,7 +374,6 @@ public final class HeartRateLink {
     private func subscriptionFailed(_ method: String, _ error: DBusError) {
         // NotConnected: the link went down under us, and its PropertiesChanged drives what's next.
         guard error.name != BlueZNames.Error.notConnected else { return evaluate() }
-        needsDelay = true
         retryLater("\(method) failed: \(error)")
     }
 
@@ -372,8 +407,7 @@ public final class HeartRateLink {
         subscription = .none
         onEvent(.gap)
         // Usually the link went down and its PropertiesChanged is on its way: acquiring again at
-        // once would race it, so wait the back-off first.
-        needsDelay = true
+        // once would race it, so wait the back-off first (the link going down cancels the wait).
         retryLater("the notification socket hung up")
     }
 
@@ -389,7 +423,7 @@ public final class HeartRateLink {
             stalls = 0
             report(.connected, "\(device.displayName) (\(device.address)): notifications resumed")
         }
-        backoff.reset()
+        pacing.succeeded()
         onEvent(.notification(bytes))
     }
 
@@ -421,10 +455,8 @@ public final class HeartRateLink {
         }
         onEvent(.notice("re-subscribing after \(Int(silent.rounded())) s without notifications"))
         switch subscription {
-        case .acquired(let descriptor, let source, _):
-            source.cancel()
-            close(descriptor)
-            subscription = .none
+        case .acquired:
+            closeAcquiredSocket()
             evaluate()
         default:
             let epoch = epoch
@@ -461,19 +493,18 @@ public final class HeartRateLink {
     // MARK: Losing things
 
     /// The link is down: release what belonged to it. A StartNotify session is kept, as BlueZ
-    /// re-enables it when the same device reconnects; an acquired socket is not.
+    /// re-enables it when the same device reconnects; an acquired socket is not. Whatever was
+    /// being retried is moot: the reconnection starts over.
     private func linkDown(reason: String) {
-        if case .acquired(let descriptor, let source, _) = subscription {
-            source.cancel()
-            close(descriptor)
-        }
+        closeAcquiredSocket()
         switch subscription {
         case .session, .keptSession: subscription = .keptSession
         default: subscription = .none
         }
         watchdog?.cancel()
         watchdog = nil
-        characteristicPath = nil
+        retry?.cancel()
+        retry = nil
         informationRead = []
         // Not yet up: a connection in flight keeps its deadline.
         guard isLinkUp else { return }
@@ -482,14 +513,33 @@ public final class HeartRateLink {
         onEvent(.gap)
         resolveDeadline?.cancel()
         resolveDeadline = nil
-        needsDelay = true
         report(.disconnected, reason)
+    }
+
+    /// BlueZ ends every session with the characteristic's object: the device was removed, its GATT
+    /// cache cleared, or its services changed. A new subscription is needed when it is back.
+    private func forgetSubscriptionIfCharacteristicGone() {
+        guard let characteristicPath, client.tree.properties(characteristicPath, BlueZNames.gattCharacteristic) == nil else { return }
+        closeAcquiredSocket()
+        self.characteristicPath = nil
+        subscription = .none
+        watchdog?.cancel()
+        watchdog = nil
+        if isLinkUp { onEvent(.gap) }
+    }
+
+    private func closeAcquiredSocket() {
+        guard case .acquired(let descriptor, let source, _) = subscription else { return }
+        source.cancel()
+        close(descriptor)
+        subscription = .none
     }
 
     private func loseDevice(reason: String) {
         guard devicePath != nil else { return }
         linkDown(reason: reason)
-        if case .keptSession = subscription { subscription = .none }
+        subscription = .none
+        characteristicPath = nil
         devicePath = nil
     }
 
@@ -497,12 +547,13 @@ public final class HeartRateLink {
         epoch += 1
         linkDown(reason: reason)
         subscription = .none
+        characteristicPath = nil
         devicePath = nil
-        connectInFlight = false
-        for timer in [retry, resolveDeadline] { timer?.cancel() }
-        retry = nil
+        connectStarted = nil
+        connectNotBefore = 0
+        for timer in [connectRetry, resolveDeadline] { timer?.cancel() }
+        connectRetry = nil
         resolveDeadline = nil
-        needsDelay = false
         discovery?.reset()
     }
 
@@ -523,7 +574,7 @@ public final class HeartRateLink {
     public func stop(timeout: Double = 3, completion: @escaping () -> Void) {
         guard !isStopping else { return }
         isStopping = true
-        for timer in [retry, watchdog, resolveDeadline] { timer?.cancel() }
+        for timer in [retry, connectRetry, watchdog, resolveDeadline] { timer?.cancel() }
         var finished = false
         let finish = { [weak self] in
             guard !finished else { return }
@@ -535,19 +586,17 @@ public final class HeartRateLink {
         discovery?.stop()
         let device = ourDevice
         let disconnect = { [weak self] in
-            guard let self, let device, device.isConnected else { return finish() }
+            guard let self, let device, device.hasLink else { return finish() }
             self.client.call(device.path, BlueZNames.device, "Disconnect") { _ in finish() }
         }
         switch subscription {
-        case .acquired(let descriptor, let source, _):
+        case .acquired(let descriptor, _, _):
             // Drain what is queued, then close: BlueZ stops notifying when the socket closes.
             readAcquired(descriptor, 0)
-            source.cancel()
-            close(descriptor)
-            subscription = .none
+            closeAcquiredSocket()
             disconnect()
         case .session, .keptSession, .starting:
-            guard let characteristicPath, device?.isConnected == true else { return disconnect() }
+            guard let characteristicPath, device?.hasLink == true else { return disconnect() }
             client.call(characteristicPath, BlueZNames.gattCharacteristic, "StopNotify") { _ in disconnect() }
         default:
             disconnect()

@@ -135,6 +135,10 @@ public struct Device: Equatable, Sendable {
 
     public var displayName: String { name ?? address }
 
+    /// Connected, as far as bluetoothd has said: 5.66 may leave `Connected` false on a link it
+    /// made (see `BlueZClient.refresh`), but `ServicesResolved` implies a link.
+    public var hasLink: Bool { isConnected || areServicesResolved }
+
     /// `query` is this device's address, in any case.
     public func hasAddress(_ query: String) -> Bool { address.lowercased() == query.lowercased() }
 

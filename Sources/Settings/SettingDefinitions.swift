@@ -55,7 +55,7 @@ extension SettingDefinition {
         number("notify.min_interval_seconds", 0...86400, \.notify.minimumInterval,
                "At most one desktop notification per this many seconds (suggestions themselves come at most once per breathing.cooldown_seconds)."),
         number("link.reconnect_initial_seconds", 0.1...60, \.link.reconnectInitial,
-               "First delay before reconnecting after the link drops or a connection fails; doubles after each failure."),
+               "Shortest spacing of connection attempts that fail quickly; doubles after each. A link loss, or a Connect that waited for the sensor, is followed by a new Connect at once."),
         number("link.reconnect_max_seconds", 1...600, \.link.reconnectMaximum,
                "Longest delay between reconnection attempts."),
         number("link.watchdog_seconds", 2...300, \.link.watchdog,

@@ -13,7 +13,7 @@ struct Monitor: ParsableCommand {
         abstract: "Monitor a heart-rate sensor live: every notification through the HRV, baseline and stress pipeline.",
         discussion: """
             Without --device: the sensor used last time, or the only one found by a scan. The link is kept \
-            up: after a drop hrvmon reconnects with back-off and says what it is doing. Ctrl-C stops \
+            up: after a drop hrvmon reconnects at once (with back-off only after failures) and says what it is doing. Ctrl-C stops \
             notifications, disconnects and exits 0. On a terminal the session is a full-screen dashboard \
             (b breathe, n note, q quit, ? help); otherwise, or with --no-dashboard, one line per event.
             """)

@@ -89,4 +89,31 @@ import Testing
         for _ in 0..<100 { _ = large.next() }
         #expect(large.next() == 10)
     }
+
+    @Test func aConnectThatWaitedForTheSensorIsRetriedAtOnce() {
+        var pacing = ConnectPacing(initial: 1, maximum: 30)
+        // LE connects that timed out after 20 s while the strap was away: no wait, no back-off.
+        for attempt in 0..<5 {
+            let started = Double(attempt) * 20
+            #expect(pacing.delay(afterAttemptStartedAt: started, failedAt: started + 20) == 0)
+        }
+        #expect(pacing.backoff.attempts == 0)
+    }
+
+    @Test func quickFailuresAreSpacedByTheBackoffFromTheAttemptsStart() {
+        var pacing = ConnectPacing(initial: 1, maximum: 8)
+        // Refused at once ("Operation already in progress", adapter trouble): 1, 2, 4, 8, 8 s
+        // between attempt starts, minus the time each attempt took.
+        #expect(pacing.delay(afterAttemptStartedAt: 100, failedAt: 100) == 1)
+        #expect(pacing.delay(afterAttemptStartedAt: 101, failedAt: 101.5) == 1.5)
+        #expect(pacing.delay(afterAttemptStartedAt: 103, failedAt: 103) == 4)
+        #expect(pacing.delay(afterAttemptStartedAt: 107, failedAt: 107) == 8)
+        #expect(pacing.delay(afterAttemptStartedAt: 115, failedAt: 115) == 8)
+        // One that waited longer than the current spacing is retried at once, spacing unchanged.
+        #expect(pacing.delay(afterAttemptStartedAt: 123, failedAt: 133) == 0)
+        #expect(pacing.backoff.delay == 8)
+        pacing.succeeded()
+        #expect(pacing.delay(afterAttemptStartedAt: 200, failedAt: 200) == 1)
+        #expect(pacing.delayAfterFailure() == 2)
+    }
 }

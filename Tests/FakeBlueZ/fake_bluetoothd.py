@@ -13,6 +13,7 @@ import argparse
 import collections
 import json
 import os
+import random
 import signal
 import socket
 import sys
@@ -133,6 +134,21 @@ def v_strs(items):
     return dbus.Array([dbus.String(x) for x in items], signature='s')
 
 
+# Timing jitter (config "jitter": {"seed", "fraction"}): every delay of the
+# fake is stretched or shrunk by up to this fraction, from a seeded generator,
+# so that the order of replies, signals and notifications varies as it does
+# with a real radio and a real kernel.
+JITTER = {'rng': None, 'fraction': 0.0}
+
+
+def jittered(ms):
+    rng = JITTER['rng']
+    if rng is None or ms <= 0:
+        return ms
+    f = JITTER['fraction']
+    return ms * (1.0 + rng.uniform(-f, f))
+
+
 def later(ms, fn, *args):
     def run():
         try:
@@ -140,7 +156,7 @@ def later(ms, fn, *args):
         except Exception:
             log('timer callback failed:\n' + traceback_text())
         return False
-    return GLib.timeout_add(max(0, int(ms)), run)
+    return GLib.timeout_add(max(0, int(jittered(ms))), run)
 
 
 def cancel(source_id):
@@ -1050,6 +1066,17 @@ class DeviceModel:
         self.connect_delay_ms = int(cfg.get('connect_delay_ms', 100))
         self.resolve_delay_ms = int(cfg.get('resolve_delay_ms', 300))
         self.connect_timeout_ms = int(cfg.get('connect_timeout_ms', fake.connect_timeout_ms))
+        # bluetoothd 5.66's connect race (device.c device_add_connection): when
+        # att_connect_cb runs before the kernel's Device Connected event, the
+        # device is marked connected silently ("Device ... is already
+        # connected") and Connected = true is never emitted.  Otherwise the
+        # mgmt event may come this long after the link is up (and notifications
+        # flow).
+        self.announce_connected = bool(cfg.get('announce_connected', True))
+        self.connected_signal_delay_ms = int(cfg.get('connected_signal_delay_ms', 0))
+        # Stored in /var/lib/bluetooth once connected (device_store): reloaded
+        # when its adapter comes back.
+        self.stored = bool(cfg.get('known_at_start', False))
         self.counters = collections.OrderedDict(
             (k, 0) for k in ('start_notify_calls', 'stop_notify_calls', 'acquire_calls',
                              'connect_calls', 'disconnect_calls', 'read_calls'))
@@ -1075,6 +1102,7 @@ class DeviceModel:
         self.disconn_timer = 0
         self.disconnect_waiters = []
         self.resolve_timer = 0
+        self.connected_timer = 0
         self.temp_timer = 0
         self.battery_timer = 0
         self.gatt = None                  # in-memory GATT db (services)
@@ -1216,12 +1244,22 @@ class DeviceModel:
             return
         self.connecting = None
         self.connected = True
+        self.stored = self.stored or not self.is_private()
         self.temp_timer = cancel(self.temp_timer)   # device_add_connection
-        self.emit(['Connected'])                    # idle: after the reply below
+        if self.announce_connected:
+            if self.connected_signal_delay_ms > 0:
+                self.connected_timer = later(self.connected_signal_delay_ms, self._announce_connected)
+            else:
+                self.emit(['Connected'])            # idle: after the reply below
         for chrc in self.all_chrcs():
             chrc._reregister()
         c['ok']()
         self.resolve_timer = later(self.resolve_delay_ms, self._resolved)
+
+    def _announce_connected(self):
+        self.connected_timer = 0
+        if self.connected:
+            self.emit(['Connected'])
 
     def _resolved(self):
         # gatt_client_ready_cb: register_gatt_services, btd_gatt_client_ready,
@@ -1246,6 +1284,23 @@ class DeviceModel:
             chrc.client_ready()
         if self.chrc(UUID_BATTERY_LEVEL) is not None and self.battery is not None:
             self.battery_timer = later(2 * self.fake.att_delay_ms, self._battery_registered)
+
+    # ServicesResolved flapping (bleak #625/#1806) and a stale GATT cache: the
+    # peer's Service Changed makes bluetoothd re-discover (gatt-client.c
+    # service_changed_cb -> device_svc_resolved false, then true).  With
+    # refresh the cached objects are dropped and exported again, and every
+    # notification session goes with them (characteristic_free).
+    def flap(self, refresh):
+        if not self.connected or not self.services_resolved:
+            return False
+        self.services_resolved = False
+        self.emit(['ServicesResolved'])
+        if refresh:
+            self.fake.unexport_gatt(self)
+            self.gatt = None
+        self.resolve_timer = cancel(self.resolve_timer)
+        self.resolve_timer = later(self.resolve_delay_ms, self._resolved)
+        return True
 
     def _battery_registered(self):
         # profiles/battery: read level, enable notifications, btd_battery_register
@@ -1293,6 +1348,7 @@ class DeviceModel:
         self.connected = False
         self.disconn_timer = cancel(self.disconn_timer)
         self.resolve_timer = cancel(self.resolve_timer)
+        self.connected_timer = cancel(self.connected_timer)
         self.battery_timer = cancel(self.battery_timer)
         names = []
         if self.services_resolved:
@@ -1346,7 +1402,15 @@ class AdapterModel:
         self.clients = collections.OrderedDict()
         self.scan_timer = 0
         self.found = []
+        self.blocked = False
         self.obj = None
+
+    def reset(self):
+        """A controller plugged in again: bluetoothd powers it up (AutoEnable)."""
+        self.powered = not self.blocked
+        self.discovering = False
+        self.clients.clear()
+        self.found = []
 
     def emit(self, names):
         if self.obj is not None:
@@ -1357,6 +1421,8 @@ class AdapterModel:
 
     def set_prop(self, name, value):
         if name == 'Powered':
+            if self.blocked and bool(value):
+                raise bz_error('Failed', 'Blocked through rfkill')
             self.set_powered(bool(value))
         elif name == 'Alias':
             self.alias = str(value)
@@ -1613,6 +1679,10 @@ class Fake:
         self.mgmt_delay_ms = int(g('mgmt_delay_ms', 10))
         self.startup_delay_ms = int(g('startup_delay_ms', 0))
         self.gatt_cache = g('gatt_cache', 'always')
+        jitter = g('jitter')
+        if jitter:
+            JITTER['rng'] = random.Random(jitter.get('seed', 0))
+            JITTER['fraction'] = float(jitter.get('fraction', 0.5))
         if self.gatt_cache not in ('always', 'yes', 'no'):
             raise ValueError('gatt_cache must be always, yes or no')
         self.emitter = Emitter(self)
@@ -1655,7 +1725,7 @@ class Fake:
         a.obj = AdapterObj(self, a)
         self.export(a.obj, announce)
         for d in a.devices():
-            if d.cfg.get('known_at_start', False):
+            if d.stored:
                 d.reset(known=True)
                 self.export_device(d, announce)
 
@@ -1664,6 +1734,17 @@ class Fake:
         self.export(d.obj, announce)
         if d.temporary:
             d.restart_temp_timer()
+
+    def remove_adapter(self, a):
+        """adapter_remove (controller unplugged): every device goes, GATT
+        objects first, then the adapter; sessions and filters go with them."""
+        for d in a.devices():
+            self.remove_device(d)
+        a.scan_timer = cancel(a.scan_timer)
+        a.clients.clear()
+        a.discovering = False
+        self.unexport(a.obj)
+        a.obj = None
 
     def remove_device(self, d):
         """btd_adapter_remove_device: GATT objects first, then the device."""
@@ -1833,7 +1914,10 @@ class Fake:
             data = b'' if hexs == '-' else bytes.fromhex(hexs)
             c = d.chrc(UUID_HR_MEASUREMENT)
             n = c.deliver(data) if (c is not None and d.connected) else 0
-            return {'delivered': n}
+            # what a client could have seen of the link when the notification went out
+            return {'delivered': n, 'services_resolved': d.services_resolved,
+                    'connected_announced': d.connected and d.announce_connected
+                    and not d.connected_timer}
         if cmd == 'drop':
             d = self.device_arg(args[0])
             return {'dropped': d.link_down('link loss')}
@@ -1859,6 +1943,40 @@ class Fake:
                 raise ValueError('power ADAPTER on|off')
             a.set_powered(args[1] == 'on')
             return {}
+        if cmd == 'adapter':
+            a = self.adapters.get(args[0])
+            if a is None or args[1] not in ('remove', 'add'):
+                raise ValueError('adapter NAME remove|add')
+            if args[1] == 'remove':
+                if a.obj is None:
+                    raise KeyError('adapter %s is not there' % args[0])
+                self.remove_adapter(a)
+            else:
+                if a.obj is not None:
+                    raise KeyError('adapter %s is there already' % args[0])
+                a.reset()
+                self.export_adapter(a, announce=True)
+            return {}
+        if cmd == 'rfkill':
+            a = self.adapters.get(args[0])
+            if a is None or a.obj is None or args[1] not in ('block', 'unblock'):
+                raise ValueError('rfkill ADAPTER block|unblock')
+            a.blocked = args[1] == 'block'
+            # rfkill block powers the controller down; bluetoothd powers it up
+            # again on unblock (main.conf AutoEnable, default true in 5.66).
+            a.set_powered(not a.blocked)
+            return {}
+        if cmd == 'connect':
+            # Another client (or BlueZ's own auto-connect) starts a connection.
+            d = self.device_arg(args[0])
+            if d.obj is None:
+                raise KeyError('device %s is not exported' % args[0])
+            d.connect_call(lambda: None, lambda e: None)
+            return {}
+        if cmd == 'flap':
+            d = self.device_arg(args[0])
+            refresh = len(args) > 1 and args[1] == 'refresh'
+            return {'flapped': d.flap(refresh)}
         if cmd == 'fail':
             if len(args) < 2:
                 raise ValueError('fail METHOD ERRORNAME [MESSAGE]')

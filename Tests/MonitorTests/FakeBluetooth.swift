@@ -47,6 +47,11 @@ final class FakeBluetooth: @unchecked Sendable {
         var icon: String?
         var manufacturer: String?
         var model: String?
+        /// false: bluetoothd 5.66's connect race, where the link is made silently and
+        /// `Connected = true` is never emitted (ServicesResolved still follows).
+        var announceConnected = true
+        /// How long after the link is up (and notifications flow) `Connected = true` is emitted.
+        var connectedSignalDelayMs = 0
 
         enum CodingKeys: String, CodingKey {
             case adapter, address, addressType = "address_type", name, rssi, paired, trusted, bonded
@@ -55,6 +60,7 @@ final class FakeBluetooth: @unchecked Sendable {
             case inRange = "in_range", knownAtStart = "known_at_start"
             case connectDelayMs = "connect_delay_ms", resolveDelayMs = "resolve_delay_ms"
             case connectTimeoutMs = "connect_timeout_ms", mtu, appearance, icon, manufacturer, model
+            case announceConnected = "announce_connected", connectedSignalDelayMs = "connected_signal_delay_ms"
         }
 
         /// A Polar H10 strap, unpaired, in range, worn on the chest, battery 87 %.
@@ -71,6 +77,12 @@ final class FakeBluetooth: @unchecked Sendable {
             paired: true, trusted: true, services: ["1812", "180f", "180a"],
             advertisedUUIDs: ["1812"], battery: 55, knownAtStart: true,
             appearance: 961, icon: "input-keyboard", manufacturer: "Logitech", model: "MX Keys")
+    }
+
+    /// Every delay of the fake stretched or shrunk by up to `fraction`, from a seeded generator.
+    struct Jitter: Codable, Sendable {
+        var seed: Int
+        var fraction = 0.5
     }
 
     struct Config: Codable, Sendable {
@@ -91,9 +103,10 @@ final class FakeBluetooth: @unchecked Sendable {
         /// main.conf [GATT] Cache: "always" (default: GATT objects survive disconnects),
         /// "yes" (only for paired devices) or "no".
         var gattCache = "always"
+        var jitter: Jitter?
 
         enum CodingKeys: String, CodingKey {
-            case adapters, devices
+            case adapters, devices, jitter
             case temporaryTimeoutMs = "temporary_timeout_ms", disconnectTimerMs = "disconnect_timer_ms"
             case connectTimeoutMs = "connect_timeout_ms", advertisingIntervalMs = "advertising_interval_ms"
             case attDelayMs = "att_delay_ms", startupDelayMs = "startup_delay_ms", gattCache = "gatt_cache"
@@ -194,6 +207,17 @@ final class FakeBluetooth: @unchecked Sendable {
         try run("range \(device) \(inRange ? "on" : "off")")
     }
     func power(_ on: Bool, adapter: String = "hci0") throws { try run("power \(adapter) \(on ? "on" : "off")") }
+    /// ServicesResolved false, then true again; `refresh`: the GATT objects (and every
+    /// notification session) are dropped and exported anew, as after a Service Changed.
+    func flap(refresh: Bool = false, device: String = FakeBluetooth.polar) throws {
+        try run("flap \(device)" + (refresh ? " refresh" : ""))
+    }
+    /// The controller unplugged (`false`) or plugged in again.
+    func plug(_ plugged: Bool, adapter: String = "hci0") throws { try run("adapter \(adapter) \(plugged ? "add" : "remove")") }
+    func rfkill(blocked: Bool, adapter: String = "hci0") throws { try run("rfkill \(adapter) \(blocked ? "block" : "unblock")") }
+    /// Another client starts connecting the device.
+    func connectByAnother(_ device: String = FakeBluetooth.polar) throws { try run("connect \(device)") }
+    func state(_ device: String = FakeBluetooth.polar) throws -> [String: Any] { try run("state \(device)") }
     /// The next call of `method` (e.g. "StartNotify") fails with this D-Bus error.
     func fail(_ method: String, with error: String, message: String? = nil) throws {
         try run("fail \(method) \(error)" + (message.map { " " + $0 } ?? ""))
