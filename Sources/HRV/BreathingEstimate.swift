@@ -1,0 +1,50 @@
+/// Breathing as the RR series shows it. Each breath speeds the heart on inhalation and slows it
+/// on exhalation (respiratory sinus arrhythmia), so the breathing rate is the respiratory peak of
+/// the RR spectrum (Schäfer & Kratky 2008, "Estimation of breathing rate from respiratory sinus
+/// arrhythmia"). Slow breathing near 6/min (0.1 Hz) resonates with the baroreflex and turns the
+/// spectrum into one tall low-frequency peak (Lehrer & Gevirtz 2014; Shaffer & Meehan 2020); at
+/// spontaneous rates the peak sits in the HF band (0.15–0.4 Hz) above a spread of slower waves
+/// (Mayer waves near 0.1 Hz, 1/f wander). Pure.
+public struct BreathingEstimate: Equatable, Sendable {
+    /// Breaths per minute.
+    public var rate: Double
+    /// Share of the 0.04–0.5 Hz power within ±`peakHalfWidth` of the dominant peak, 0–1: one
+    /// regular rhythm dominating, as in paced breathing, gives a high share.
+    public var concentration: Double
+    /// Slow, regular breathing (≤ 9/min with a concentrated peak): paced or resonance breathing.
+    public var isSlow: Bool
+
+    /// The band searched for breathing: 3–30 breaths per minute.
+    public static let band = 0.05...0.5
+    /// Half-width of the dominant peak's band (HeartMath's coherence ratio uses a 0.03 Hz window).
+    public static let peakHalfWidth = 0.015
+    /// Upper edge of slow breathing: 9/min (0.15 Hz, the LF/HF boundary).
+    public static let slowLimit = 0.15
+    /// Lowest spontaneous rate read from the HF side when no slow rhythm dominates: 7/min.
+    public static let spontaneousFloor = 0.12
+    /// Concentration above which a low-frequency peak is breathing rather than Mayer waves:
+    /// resting spectra spread their power (Mayer waves ~0.1 Hz carry a fraction of it), while
+    /// breathing at 6/min puts most of it in one peak.
+    public static let slowConcentration = 0.4
+
+    public init(rate: Double, concentration: Double, isSlow: Bool) {
+        self.rate = rate
+        self.concentration = concentration
+        self.isSlow = isSlow
+    }
+
+    /// Nil when the spectrum has no power in the band (a flat series).
+    public init?(spectrum: RRSpectrum) {
+        let (low, high) = (Self.band.lowerBound, Self.band.upperBound)
+        let total = spectrum.power(from: low, to: high)
+        guard total > 0, let dominant = spectrum.peak(from: low, to: high) else { return nil }
+        let concentration = spectrum.power(from: dominant - Self.peakHalfWidth, to: dominant + Self.peakHalfWidth + 1e-9) / total
+        if dominant <= Self.slowLimit, concentration >= Self.slowConcentration {
+            self.init(rate: dominant * 60, concentration: concentration, isSlow: true)
+            return
+        }
+        guard let spontaneous = spectrum.peak(from: Self.spontaneousFloor, to: high) else { return nil }
+        let share = spectrum.power(from: spontaneous - Self.peakHalfWidth, to: spontaneous + Self.peakHalfWidth + 1e-9) / total
+        self.init(rate: spontaneous * 60, concentration: share, isSlow: false)
+    }
+}
