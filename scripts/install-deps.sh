@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Installs the Debian packages hrvmon builds and tests with. Swift itself is expected on PATH.
-# Safe to re-run: only missing packages are installed, and only when running as root.
+# Installs the Debian packages hrvmon builds and tests with (or those named as arguments). Swift
+# itself is expected on PATH. Safe to re-run: only missing packages are installed, and only when
+# running as root.
 set -euo pipefail
 
 # dbus-daemon, python3-dbus and python3-gi run the fake bluetoothd the BlueZ tests talk to;
 # chromium renders the HTML reports headless in their tests; make runs `make install` in a test,
 # and systemd's systemd-analyze verifies the user unit.
 packages=(pkg-config libdbus-1-dev libbluetooth-dev tmux dbus-daemon python3-dbus python3-gi chromium make systemd)
+if [ $# -gt 0 ]; then packages=("$@"); fi
 
 missing=()
 for package in "${packages[@]}"; do

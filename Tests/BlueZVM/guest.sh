@@ -1,0 +1,76 @@
+#!/bin/bash
+# Inside the VM (the host's root, read-only; /tmp, /run, /var/lib/bluetooth on tmpfs; results in
+# /tmp/results): two virtual LE controllers, the system bus, the real bluetoothd, the heart-rate
+# peripheral on hci1 and the real hrvmon on hci0.   guest.sh MODE HRVMON
+set -u
+mode=$1
+hrvmon=$2
+here=$(dirname "$0")
+out=/tmp/results
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp/home XDG_DATA_HOME=/tmp/home/data XDG_CONFIG_HOME=/tmp/home/config XDG_RUNTIME_DIR=/tmp/home/runtime
+mkdir -p "$HOME" "$XDG_RUNTIME_DIR"
+step() { echo "$(date +%T.%N | cut -c1-12) $*"; }
+
+wait_for() {  # seconds, description, command…
+    local deadline=$(( $(date +%s) + $1 )) what=$2
+    shift 2
+    until "$@" >/dev/null 2>&1; do
+        if [ "$(date +%s)" -ge "$deadline" ]; then step "timed out waiting for $what"; return 1; fi
+        sleep 0.2
+    done
+}
+
+step "kernel $(uname -r), bluetoothd $(bluetoothd -v), mode $mode"
+mount -t debugfs none /sys/kernel/debug
+# btvirt needs AF_ALG (bt_crypto_new); the rest loads on demand through the modprobe wrapper.
+modprobe -a bluetooth hci_vhci af_alg algif_hash algif_skcipher || { step "modprobe failed"; exit 1; }
+btvirt -L -l2 > "$out/btvirt.log" 2>&1 &
+wait_for 20 "two virtual controllers" test -e /sys/class/bluetooth/hci1 || exit 1
+
+mkdir -p /run/dbus
+dbus-daemon --system --fork --nopidfile || { step "dbus-daemon failed"; exit 1; }
+if [ "$mode" = realtime ]; then
+    # Favoured by the scheduler, bluetoothd's connect callback tends to run before the kernel's
+    # Device Connected event is processed: the order that leaves Connected unannounced.
+    chrt -f 50 bluetoothd -n -d > "$out/bluetoothd.log" 2>&1 &
+else
+    bluetoothd -n -d > "$out/bluetoothd.log" 2>&1 &
+fi
+wait_for 20 "bluetoothd's adapters" dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci1 \
+    org.freedesktop.DBus.Properties.Get string:org.bluez.Adapter1 string:Address || exit 1
+for adapter in hci0 hci1; do
+    dbus-send --system --print-reply --dest=org.bluez /org/bluez/$adapter org.freedesktop.DBus.Properties.Set \
+        string:org.bluez.Adapter1 string:Powered variant:boolean:true > /dev/null
+done
+step "adapters up"
+
+/usr/bin/python3 "$here/peripheral.py" --adapter hci1 --log "$out/peripheral.jsonl" --address-file /tmp/peripheral-address \
+    > "$out/peripheral.log" 2>&1 &
+peripheral=$!
+wait_for 30 "the peripheral to advertise" test -s /tmp/peripheral-address || exit 1
+address=$(cat /tmp/peripheral-address)
+step "peripheral $address advertising"
+
+step "hrvmon scan"
+"$hrvmon" scan --adapter hci0 --timeout 6 --format json > "$out/scan.json" 2> "$out/scan.err"
+echo $? > "$out/scan.status"
+# What bluetoothd emits on the bus for hci0 (Value notifications, Connected, ServicesResolved,
+# InterfacesAdded): the reference the monitor's output is held against.
+dbus-monitor --system "sender='org.bluez',path_namespace='/org/bluez/hci0'" "sender='org.bluez',member='InterfacesAdded'" \
+    > "$out/dbus-monitor.txt" 2>&1 &
+monitor_bus=$!
+sleep 0.5
+step "hrvmon monitor"
+"$hrvmon" monitor --device "$address" --adapter hci0 --format jsonl --no-log > "$out/monitor.jsonl" 2> "$out/monitor.err" &
+monitor=$!
+# The peripheral streams, drops the link three times from its side, and exits when done.
+wait "$peripheral"
+echo $? > "$out/peripheral.status"
+sleep 2
+kill -INT "$monitor"
+wait "$monitor"
+echo $? > "$out/monitor.status"
+kill "$monitor_bus"
+step "done"
+date +%s > "$out/finished"
