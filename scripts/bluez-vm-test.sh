@@ -7,7 +7,9 @@
 # ordinary scheduling and with bluetoothd at real-time priority, since bluetoothd 5.66's connect
 # race (Connected never announced) goes either way with scheduling. Tests/BlueZVM/README.md.
 #
-#     scripts/bluez-vm-test.sh [ordinary|realtime]...    (default: both)
+#     scripts/bluez-vm-test.sh [ordinary|realtime|acquire]...    (default: ordinary realtime)
+#
+# acquire: ordinary scheduling, hrvmon with --acquire (AcquireNotify's socket), for comparison.
 #
 # Exit status: 0 all passed; 1 a check failed; 2 the VM could not be set up or did not run.
 set -euo pipefail

@@ -62,7 +62,10 @@ dbus-monitor --system "sender='org.bluez',path_namespace='/org/bluez/hci0'" "sen
 monitor_bus=$!
 sleep 0.5
 step "hrvmon monitor"
-"$hrvmon" monitor --device "$address" --adapter hci0 --format jsonl --no-log > "$out/monitor.jsonl" 2> "$out/monitor.err" &
+# Mode acquire: the same with AcquireNotify's socket instead of StartNotify (for README's comparison).
+extra=()
+[ "$mode" = acquire ] && extra=(--acquire)
+"$hrvmon" monitor --device "$address" --adapter hci0 --format jsonl --no-log "${extra[@]}" > "$out/monitor.jsonl" 2> "$out/monitor.err" &
 monitor=$!
 # The peripheral streams, drops the link three times from its side, and exits when done.
 wait "$peripheral"
