@@ -64,7 +64,7 @@ for mode in "${modes[@]}"; do
     if ! timeout --kill-after=10 420 qemu-system-x86_64 -M pc -accel tcg -smp 1 -m 1024 -nographic -no-reboot \
         -kernel "$kernel" -initrd "$work/initramfs.gz" \
         -append "console=ttyS0 panic=-1 loglevel=4 hrvmon.script=$root/Tests/BlueZVM/guest.sh hrvmon.mode=$mode hrvmon.bin=$hrvmon" \
-        -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on" \
+        -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
         -virtfs "local,path=$results,mount_tag=results,security_model=none" \
         > "$results/console.log" 2>&1 </dev/null; then
         echo "bluez-vm-test: qemu failed or timed out ($mode); the console said:" >&2

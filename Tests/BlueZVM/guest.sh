@@ -1,15 +1,15 @@
 #!/bin/bash
-# Inside the VM (the host's root, read-only; /tmp, /run, /var/lib/bluetooth on tmpfs; results in
-# /tmp/results): two virtual LE controllers, the system bus, the real bluetoothd, the heart-rate
+# Inside the VM (the host's root, read-only; /run and /var/lib/bluetooth on tmpfs; results in
+# /run/results): two virtual LE controllers, the system bus, the real bluetoothd, the heart-rate
 # peripheral on hci1 and the real hrvmon on hci0.   guest.sh MODE HRVMON
 set -u
 mode=$1
 hrvmon=$2
 here=$(dirname "$0")
-out=/tmp/results
+out=/run/results
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-export HOME=/tmp/home XDG_DATA_HOME=/tmp/home/data XDG_CONFIG_HOME=/tmp/home/config XDG_RUNTIME_DIR=/tmp/home/runtime
-mkdir -p "$HOME" "$XDG_RUNTIME_DIR"
+export HOME=/run/home XDG_DATA_HOME=/run/home/data XDG_CONFIG_HOME=/run/home/config XDG_RUNTIME_DIR=/run/home/runtime TMPDIR=/run/tmp
+mkdir -p "$HOME" "$XDG_RUNTIME_DIR" "$TMPDIR"
 step() { echo "$(date +%T.%N | cut -c1-12) $*"; }
 
 wait_for() {  # seconds, description, command…
@@ -45,11 +45,11 @@ for adapter in hci0 hci1; do
 done
 step "adapters up"
 
-/usr/bin/python3 "$here/peripheral.py" --adapter hci1 --log "$out/peripheral.jsonl" --address-file /tmp/peripheral-address \
+/usr/bin/python3 "$here/peripheral.py" --adapter hci1 --log "$out/peripheral.jsonl" --address-file /run/peripheral-address \
     > "$out/peripheral.log" 2>&1 &
 peripheral=$!
-wait_for 30 "the peripheral to advertise" test -s /tmp/peripheral-address || exit 1
-address=$(cat /tmp/peripheral-address)
+wait_for 30 "the peripheral to advertise" test -s /run/peripheral-address || exit 1
+address=$(cat /run/peripheral-address)
 step "peripheral $address advertising"
 
 step "hrvmon scan"
