@@ -13,6 +13,10 @@ public struct BreathingEstimate: Equatable, Sendable {
     public var concentration: Double
     /// Slow, regular breathing (≤ 9/min with a concentrated peak): paced or resonance breathing.
     public var isSlow: Bool
+    /// Power within ±`peakHalfWidth` of the peak, ms². Mayer waves make a concentrated slow peak
+    /// too when vagal RSA is withdrawn (stress, standing), but a small one; breathing at 6/min
+    /// swings RR by several times the resting beat-to-beat variation.
+    public var peakPower: Double
 
     /// The band searched for breathing: 3–30 breaths per minute.
     public static let band = 0.05...0.5
@@ -27,10 +31,11 @@ public struct BreathingEstimate: Equatable, Sendable {
     /// breathing at 6/min puts most of it in one peak.
     public static let slowConcentration = 0.4
 
-    public init(rate: Double, concentration: Double, isSlow: Bool) {
+    public init(rate: Double, concentration: Double, isSlow: Bool, peakPower: Double) {
         self.rate = rate
         self.concentration = concentration
         self.isSlow = isSlow
+        self.peakPower = peakPower
     }
 
     /// Nil when the spectrum has no power in the band (a flat series).
@@ -38,13 +43,13 @@ public struct BreathingEstimate: Equatable, Sendable {
         let (low, high) = (Self.band.lowerBound, Self.band.upperBound)
         let total = spectrum.power(from: low, to: high)
         guard total > 0, let dominant = spectrum.peak(from: low, to: high) else { return nil }
-        let concentration = spectrum.power(from: dominant - Self.peakHalfWidth, to: dominant + Self.peakHalfWidth + 1e-9) / total
-        if dominant <= Self.slowLimit, concentration >= Self.slowConcentration {
-            self.init(rate: dominant * 60, concentration: concentration, isSlow: true)
+        let peakPower = spectrum.power(from: dominant - Self.peakHalfWidth, to: dominant + Self.peakHalfWidth + 1e-9)
+        if dominant <= Self.slowLimit, peakPower / total >= Self.slowConcentration {
+            self.init(rate: dominant * 60, concentration: peakPower / total, isSlow: true, peakPower: peakPower)
             return
         }
         guard let spontaneous = spectrum.peak(from: Self.spontaneousFloor, to: high) else { return nil }
-        let share = spectrum.power(from: spontaneous - Self.peakHalfWidth, to: spontaneous + Self.peakHalfWidth + 1e-9) / total
-        self.init(rate: spontaneous * 60, concentration: share, isSlow: false)
+        let power = spectrum.power(from: spontaneous - Self.peakHalfWidth, to: spontaneous + Self.peakHalfWidth + 1e-9)
+        self.init(rate: spontaneous * 60, concentration: power / total, isSlow: false, peakPower: power)
     }
 }

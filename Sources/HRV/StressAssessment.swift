@@ -1,22 +1,24 @@
 /// The judgement after one beat.
 public struct StressAssessment: Equatable, Sendable {
     public var state: StressState
-    /// 0–100: 25 at the resting baseline, plus 50 per unit of ln RMSSD below the resting mean
-    /// (halving RMSSD adds 35) and 0.5 per bpm above resting HR. Nil when the state is `unknown`
-    /// or `activity`.
+    /// 0–100: 25 at the resting reference, plus 50 per unit of ln RMSSD below it (halving RMSSD
+    /// adds 35) and 0.5 per bpm above the reference heart rate. Nil unless the state is rest,
+    /// elevated or stress; never 0 in stress (the onset needs ln RMSSD well below the reference).
     public var level: Double?
-    /// ln RMSSD against the baseline, in SDs; nil without a judgement.
+    /// ln RMSSD against the reference, in SDs; nil without a usable window.
     public var zScore: Double?
-    /// Heart rate (RMSSD window) minus resting heart rate.
+    /// Heart rate (RMSSD window) minus the reference heart rate.
     public var heartRateAboveRest: Double?
     /// The session baseline is still being measured.
     public var isCalibrating: Bool
     /// Set on the one beat where a stress episode is declared: its start (dated back) so far.
     public var episodeStarted: StressEpisode?
+    /// Breaths per minute read from the last minute's RR spectrum; nil before it spans a minute.
+    public var breathingRate: Double?
 
     public init(
         state: StressState, level: Double? = nil, zScore: Double? = nil, heartRateAboveRest: Double? = nil,
-        isCalibrating: Bool, episodeStarted: StressEpisode? = nil
+        isCalibrating: Bool, episodeStarted: StressEpisode? = nil, breathingRate: Double? = nil
     ) {
         self.state = state
         self.level = level
@@ -24,5 +26,6 @@ public struct StressAssessment: Equatable, Sendable {
         self.heartRateAboveRest = heartRateAboveRest
         self.isCalibrating = isCalibrating
         self.episodeStarted = episodeStarted
+        self.breathingRate = breathingRate
     }
 }

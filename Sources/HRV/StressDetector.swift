@@ -4,13 +4,24 @@ import Glibc
 
 /// Turns the pipeline's windows into a state, a 0–100 level and stress/activity episodes.
 ///
-/// Stress is low vagal activity while the body is not physically active (the Firstbeat/Garmin
-/// practice): ln RMSSD at least `onsetMargin` SDs below the resting mean together with heart rate
-/// above resting, sustained for `sustain` seconds. The episode then starts where the condition
-/// began; it ends once ln RMSSD is back within `releaseMargin` SDs (or HR at rest) for `release`
-/// seconds. Heart rate far above resting is `activity`, also for `activityHold` after it falls, so
-/// the recovery from exercise is never called stress. Time is the beat timeline, so the same RR
-/// give the same episodes live and offline.
+/// Stress is low vagal activity that nothing else explains (the Firstbeat/Garmin practice):
+/// ln RMSSD at least `onsetMargin` SDs below the resting reference together with heart rate
+/// above it, sustained for `sustain` seconds — a larger drop (`calmBreathingOnsetMargin`) unless
+/// breathing is faster than at rest; the episode is then dated back to where the condition began, and ends where ln RMSSD came back within `releaseMargin` SDs (or heart rate
+/// to the reference) for `release` seconds. Mental stress lowers RMSSD modestly and raises heart
+/// rate by a few bpm (Castaldo et al. 2015), and so do other things, which are told apart first:
+///
+/// - exercise (`activity`): heart rate far above the reference;
+/// - the `recovery` after it: heart rate above and RMSSD below the reference for 10–60 minutes
+///   (Stanley et al. 2013; Michael et al. 2017), until both are back near it;
+/// - a change of `posture`: an abrupt heart-rate step (``PostureChange``), after which the
+///   reference is measured again in the new posture;
+/// - slow paced breathing: one tall low-frequency peak in the RR spectrum (``BreathingEstimate``),
+///   with more power than the resting RMSSD² (Mayer waves make a small concentrated peak too).
+///
+/// The reference is rolling (``RestingReference``), so a long recording is judged against its
+/// own recent rest, not the morning's. Time is the beat timeline, so the same RR give the same
+/// states and episodes live and offline.
 public struct StressDetector {
     public struct Configuration: Equatable, Sendable {
         /// Seconds at the start of a session used as the resting baseline when there is no
@@ -18,23 +29,48 @@ public struct StressDetector {
         public var calibration = 180.0
         /// Smallest ln RMSSD spread used: a few minutes at rest understate day-to-day variation
         /// (HRV4Training's normal band is ±0.5–1 SD of weeks of mornings).
-        public var minimumSD = 0.15
-        /// SDs below the resting ln RMSSD mean that start (onset) and keep (release) an episode.
-        public var onsetMargin = 1.5
+        public var minimumSD = 0.2
+        /// SDs below the reference ln RMSSD that start an episode while breathing is faster than
+        /// at rest (mental stress quickens breathing by a few breaths a minute: Wientjes 1992;
+        /// Vlemincx et al. 2011)…
+        public var onsetMargin = 1.25
+        /// …and otherwise (talking, for one, lowers RMSSD a little with irregular, not faster,
+        /// breathing).
+        public var calmBreathingOnsetMargin = 2.5
+        /// Breaths per minute above the reference's rate that count as faster breathing.
+        public var fasterBreathing = 3.0
+        /// SDs below the reference under which an open episode continues.
         public var releaseMargin = 1.0
-        /// Heart rate must exceed resting by this much (bpm) for stress.
+        /// Heart rate must exceed the reference by this much (bpm) for stress.
         public var heartRateMargin = 3.0
         /// Seconds the stress condition must hold before an episode is declared, and the release
         /// condition before it ends.
-        public var sustain = 60.0
-        public var release = 60.0
+        public var sustain = 20.0
+        public var release = 45.0
         /// A break in the condition shorter than this does not restart the sustain clock.
         public var grace = 10.0
-        /// Heart rate (last beats) this far above resting is physical activity, bpm.
+        /// Heart rate of the last 8 beats this far above the reference is physical activity, bpm…
         public var activityMargin = 40.0
-        /// Activity ends once heart rate is below resting + this, after `activityHold` seconds.
+        /// …and so is a 60 s window this far above it.
+        public var activityWindowMargin = 25.0
+        /// Activity ends (and recovery begins) once the last beats are below reference + this, or
+        /// have fallen `activityDrop` bpm below their peak of the last minute (a normal first
+        /// minute of recovery drops 12 bpm or more: Cole et al. 1999).
         public var activityExitMargin = 20.0
-        public var activityHold = 180.0
+        public var activityDrop = 15.0
+        /// Recovery ends once window heart rate is within this of the reference and ln RMSSD
+        /// within `releaseMargin` SDs, for `release` seconds…
+        public var recoveryMargin = 5.0
+        /// …or after this many seconds, whichever is first.
+        public var recoveryMaximum = 3600.0
+        /// An abrupt heart-rate step of this many bpm is a change of posture…
+        public var postureStep = 10.0
+        /// …after which the reference is sampled afresh from this many seconds on: the RMSSD
+        /// window's length, while it still holds beats of the old posture.
+        public var postureSettling = 60.0
+        /// A stress episode older than this is a new normal: its windows join the reference, so a
+        /// lasting change is taken over within about half the reference's half hour.
+        public var referenceAdaptsAfter = 1200.0
         /// Windows with more corrected beats than this are not judged (`unknown`). Higher than the
         /// pipeline's 5 % low-quality mark: in a 60 s window a single ectopic beat already moves
         /// two intervals (3 %), and corrected RMSSD stays usable well beyond that.
@@ -43,23 +79,31 @@ public struct StressDetector {
         public init() {}
     }
 
+    /// How often the breathing rate is read from the last minute's RR spectrum, seconds.
+    static let breathingInterval = 10.0
+
     public let configuration: Configuration
     public private(set) var baseline: Baseline?
     /// What the session's first `calibration` seconds measured, also when a personal baseline is
     /// judged against: the day's resting values for the personal history.
     public private(set) var sessionBaseline: Baseline?
     private var calibration = CalibrationSamples()
-
-    /// Beat intervals of the last few beats, for a heart rate that follows exercise quickly.
-    private var recent = [Int64](repeating: 0, count: 8)
-    private var recentCount = 0
-    private var recentSum: Int64 = 0
+    private var reference = RestingReference()
+    private var recent = RecentBeats()
+    private var posture: PostureChange
+    private var breathing: BreathingEstimate?
+    /// The last three breathing rates (half a minute).
+    private var breathingRates: [Double] = []
+    private var nextBreathingEstimate = 0.0
 
     private var stressCandidate: (start: Double, lastTrue: Double)?
     private var releaseStart: Double?
     private var openStress: StressEpisode?
     private var openActivity: StressEpisode?
-    private var activityCooling: Double?
+    /// Heart rates of the last minute of activity, for its peak.
+    private var activityHeartRates: [(time: Double, heartRate: Double)] = []
+    private var recovery: (start: Double, lowest: Double, settled: Double?)?
+    private var postureSettling = false
     private var lastTime = 0.0
 
     /// - Parameter baseline: a personal baseline; without one the first `calibration` seconds
@@ -67,6 +111,14 @@ public struct StressDetector {
     public init(configuration: Configuration = .init(), baseline: Baseline? = nil) {
         self.configuration = configuration
         self.baseline = baseline
+        posture = PostureChange(step: configuration.postureStep)
+    }
+
+    /// The reference ln RMSSD and heart rate judged against now: the rolling reference once it
+    /// has a minute of samples, the baseline before.
+    public var referenceLevel: (lnRMSSD: Double, heartRate: Double)? {
+        if reference.isReady, let level = reference.level { return level }
+        return baseline.map { ($0.lnRMSSDMean, $0.restingHR) }
     }
 
     /// Judges the state after one beat; `emit` receives every episode that ends.
@@ -75,132 +127,198 @@ public struct StressDetector {
     ) -> StressAssessment {
         let time = update.beat.seconds
         lastTime = time
-        if update.beat.isUsable { rememberRecent(update.beat.interval.microticks) }
+        if update.beat.followsGap {
+            recent.removeAll()
+            posture.reset()
+        }
+        if update.beat.isUsable { recent.append(time: time, milliseconds: update.beat.interval.milliseconds) }
+        if time >= nextBreathingEstimate {
+            breathing = recent.breathing
+            nextBreathingEstimate = time + Self.breathingInterval
+            breathingRates = Array((breathingRates + [breathing?.rate].compactMap { $0 }).suffix(3))
+        }
         let window = update.rmssdWindow
         let usable = sensorContact && window.isFilled && window.correctedShare <= configuration.maximumCorrectedShare
-        let rmssd = usable ? window.statistics.rmssd : nil
-        let lnRMSSD = rmssd.flatMap { $0 > 0 ? log($0) : nil }
-        let heartRate = window.statistics.meanHR
+        let lnRMSSD = usable ? window.statistics.rmssd.flatMap { $0 > 0 ? log($0) : nil } : nil
+        let heartRate = usable ? window.statistics.meanHR : nil
 
         if sessionBaseline == nil {
-            if let lnRMSSD, let heartRate { calibration.add(lnRMSSD: lnRMSSD, heartRate: heartRate, at: time) }
+            if let lnRMSSD, let heartRate {
+                calibration.add(lnRMSSD: lnRMSSD, heartRate: heartRate, at: time)
+                reference.add(lnRMSSD: lnRMSSD, heartRate: heartRate, breathingRate: breathing?.rate, at: time)
+            }
             if time >= configuration.calibration {
                 sessionBaseline = calibration.baseline(minimumSD: configuration.minimumSD)
             }
         }
         guard let baseline else {
             baseline = sessionBaseline
-            return StressAssessment(state: .unknown, isCalibrating: baseline == nil)
+            return StressAssessment(state: .unknown, isCalibrating: baseline == nil, breathingRate: breathing?.rate)
         }
-
-        // Without skin contact the intervals say nothing about the body: neither stress nor activity.
-        guard sensorContact else { return StressAssessment(state: .unknown, isCalibrating: false) }
-        if trackActivity(time: time, restingHR: baseline.restingHR, emit: emit) {
-            closeStress(at: time, emit: emit)
-            return StressAssessment(state: .activity, isCalibrating: false)
-        }
-        guard let lnRMSSD, let heartRate else {
+        // Without skin contact the intervals say nothing about the body.
+        guard sensorContact, let (referenceLn, referenceHR) = referenceLevel else {
             return StressAssessment(state: .unknown, isCalibrating: false)
         }
-        let z = baseline.zScore(lnRMSSD: lnRMSSD)
-        let aboveRest = heartRate - baseline.restingHR
-        let level = min(100, max(0, 25 + 50 * (baseline.lnRMSSDMean - lnRMSSD) + 0.5 * max(0, aboveRest)))
+        let z = lnRMSSD.map { ($0 - referenceLn) / baseline.lnRMSSDSD }
+        let aboveRest = heartRate.map { $0 - referenceHR }
+        var judged = StressAssessment(
+            state: .unknown, zScore: z, heartRateAboveRest: aboveRest, isCalibrating: false, breathingRate: breathing?.rate)
+
+        if trackActivity(time: time, windowAboveRest: aboveRest, referenceHR: referenceHR, emit: emit)
+            || trackRecovery(time: time, z: z, aboveRest: aboveRest)
+        {
+            closeStress(at: time, emit: emit)
+            posture.reset()
+            judged.state = openActivity != nil ? .activity : .recovery
+            return judged
+        }
+        if let heartRate = recent.heartRate, let change = posture.observe(heartRate: heartRate, at: time) {
+            closeStress(at: change, emit: emit)
+            // The 60 s window holds beats of the old posture for a minute after the change.
+            reference.restart(notBefore: change + configuration.postureSettling)
+            postureSettling = true
+        }
+        if postureSettling {
+            if let lnRMSSD, let heartRate { reference.add(lnRMSSD: lnRMSSD, heartRate: heartRate, breathingRate: breathing?.rate, at: time) }
+            postureSettling = !reference.isReady
+            judged.state = .posture
+            return judged
+        }
+        // Slow breathing at least as strong as the resting beat-to-beat variation (RMSSD²).
+        if let breathing, breathing.isSlow, breathing.peakPower >= exp(2 * referenceLn) {
+            closeStress(at: time, emit: emit)
+            judged.state = .pacedBreathing
+            return judged
+        }
+        guard let lnRMSSD, let heartRate, let z, let aboveRest else { return judged }
+        let level = min(100, max(0, 25 + 50 * (referenceLn - lnRMSSD) + 0.5 * max(0, aboveRest)))
+        let reason = StressReason(
+            rmssdChange: exp(lnRMSSD - referenceLn) - 1, rmssd: exp(lnRMSSD), referenceRMSSD: exp(referenceLn),
+            heartRateAboveRest: aboveRest, breathingRate: breathing?.rate)
         let wasOpen = openStress != nil
-        let state = trackStress(time: time, z: z, aboveRest: aboveRest, level: level, emit: emit)
-        return StressAssessment(
-            state: state, level: level, zScore: z, heartRateAboveRest: aboveRest, isCalibrating: false,
-            episodeStarted: wasOpen ? nil : openStress)
+        // The median of the last half minute's estimates: speech makes single ones jump.
+        let breathesFaster = breathingRates.count == 3 && reference.breathingRate.map { breathingRates.sorted()[1] - $0 >= configuration.fasterBreathing } == true
+        judged.state = trackStress(
+            time: time, z: z, aboveRest: aboveRest, breathesFaster: breathesFaster,
+            level: level, reason: reason, emit: emit)
+        judged.level = level
+        judged.episodeStarted = wasOpen ? nil : openStress
+        // An acute episode (and the build-up to one) stays out of the reference it is judged by.
+        let acute = stressCandidate != nil || openStress.map { time - $0.start < configuration.referenceAdaptsAfter } == true
+        if !acute { reference.add(lnRMSSD: lnRMSSD, heartRate: heartRate, breathingRate: breathing?.rate, at: time) }
+        return judged
     }
 
     /// Closes the open episodes at the end of a recording.
     public mutating func finish(emit: (StressEpisode) -> Void) {
         closeStress(at: lastTime, emit: emit)
-        if var activity = openActivity {
-            activity.end = lastTime
-            emit(activity)
-            openActivity = nil
-        }
+        closeActivity(at: lastTime, emit: emit)
     }
 
-    // MARK: activity
+    // MARK: activity and recovery
 
-    private mutating func rememberRecent(_ microticks: Int64) {
-        let slot = recentCount & (recent.count - 1)  // the count is a power of two
-        if recentCount >= recent.count { recentSum -= recent[slot] }
-        recent[slot] = microticks
-        recentSum += microticks
-        recentCount += 1
-    }
-
-    private var recentHeartRate: Double? {
-        guard recentCount >= recent.count else { return nil }
-        return 60 * Double(RRInterval.microticksPerSecond) * Double(recent.count) / Double(recentSum)
-    }
-
-    /// Whether the body is active (or recovering from it) now; opens and closes activity episodes.
-    private mutating func trackActivity(time: Double, restingHR: Double, emit: (StressEpisode) -> Void) -> Bool {
-        if let heartRate = recentHeartRate {
-            if heartRate >= restingHR + configuration.activityMargin {
-                activityCooling = nil
-                if openActivity == nil { openActivity = StressEpisode(kind: .activity, start: time, end: time) }
-            } else if openActivity != nil {
-                // Cooling down counts only while heart rate stays below the exit margin.
-                activityCooling = heartRate < restingHR + configuration.activityExitMargin ? activityCooling ?? time : nil
+    /// Whether the body is exercising now; opens and closes activity episodes. The last beats'
+    /// heart rate follows the start and the end of exercise within seconds; heart rate stays high
+    /// for minutes after exercise, so its end is read from the fall, not the level.
+    private mutating func trackActivity(time: Double, windowAboveRest: Double?, referenceHR: Double, emit: (StressEpisode) -> Void) -> Bool {
+        guard let heartRate = recent.heartRate else { return openActivity != nil }
+        let c = configuration
+        if openActivity != nil {
+            activityHeartRates.removeAll { $0.time < time - 60 }
+            activityHeartRates.append((time, heartRate))
+            let peak = activityHeartRates.map(\.heartRate).max() ?? heartRate
+            if heartRate >= referenceHR + c.activityExitMargin, heartRate > peak - c.activityDrop {
+                openActivity?.end = time
+                return true
             }
-        }
-        guard var activity = openActivity else { return false }
-        activity.end = time
-        if let cooling = activityCooling, time - cooling >= configuration.activityHold {
-            emit(activity)
-            openActivity = nil
-            activityCooling = nil
+            closeActivity(at: time, emit: emit)
+            recovery = (start: time, lowest: heartRate, settled: nil)
             return false
         }
-        openActivity = activity
+        let starts: Bool
+        if var current = recovery {
+            current.lowest = min(current.lowest, heartRate)
+            recovery = current
+            starts = heartRate >= current.lowest + c.activityDrop && heartRate >= referenceHR + c.activityMargin
+        } else {
+            starts = heartRate >= referenceHR + c.activityMargin
+                || ((windowAboveRest ?? 0) >= c.activityWindowMargin && heartRate >= referenceHR + c.activityExitMargin)
+        }
+        guard starts else { return false }
+        openActivity = StressEpisode(kind: .activity, start: time, end: time)
+        activityHeartRates = [(time, heartRate)]
+        recovery = nil
         return true
+    }
+
+    /// Whether the body is still recovering from exercise: until window heart rate and ln RMSSD
+    /// have been back near the reference for `release` seconds, at most `recoveryMaximum`.
+    private mutating func trackRecovery(time: Double, z: Double?, aboveRest: Double?) -> Bool {
+        guard var current = recovery else { return false }
+        let c = configuration
+        if let z, let aboveRest, aboveRest <= c.recoveryMargin, z >= -c.releaseMargin {
+            current.settled = current.settled ?? time
+        } else {
+            current.settled = nil
+        }
+        if time - current.start >= c.recoveryMaximum || current.settled.map({ time - $0 >= c.release }) == true {
+            recovery = nil
+            return false
+        }
+        recovery = current
+        return true
+    }
+
+    private mutating func closeActivity(at time: Double, emit: (StressEpisode) -> Void) {
+        guard var activity = openActivity else { return }
+        activity.end = time
+        emit(activity)
+        openActivity = nil
     }
 
     // MARK: stress
 
-    private mutating func trackStress(time: Double, z: Double, aboveRest: Double, level: Double, emit: (StressEpisode) -> Void) -> StressState {
+    private mutating func trackStress(
+        time: Double, z: Double, aboveRest: Double, breathesFaster: Bool, level: Double, reason: StressReason,
+        emit: (StressEpisode) -> Void
+    ) -> StressState {
         let c = configuration
+        let resting: StressState = z <= -1 ? .elevated : .rest
         if var episode = openStress {
-            episode.end = time
-            episode.peakLevel = max(episode.peakLevel ?? 0, level)
-            openStress = episode
+            // The state is stress only while the condition holds; a release that does not last
+            // `release` seconds leaves the episode open.
             if z >= -c.releaseMargin || aboveRest < 0 {
                 let start = releaseStart ?? time
                 releaseStart = start
-                if time - start >= c.release {
-                    closeStress(at: start, emit: emit)
-                    return z <= -1 ? .elevated : .rest
-                }
-            } else {
-                releaseStart = nil
+                if time - start >= c.release { closeStress(at: start, emit: emit) }
+                return resting
             }
+            releaseStart = nil
+            episode.end = time
+            episode.peakLevel = max(episode.peakLevel ?? 0, level)
+            openStress = episode
             return .stress
         }
-        if z <= -c.onsetMargin && aboveRest >= c.heartRateMargin {
-            var candidate = stressCandidate ?? (start: time, lastTrue: time)
-            candidate.lastTrue = time
-            stressCandidate = candidate
-            if time - candidate.start >= c.sustain {
-                openStress = StressEpisode(kind: .stress, start: candidate.start, end: time, peakLevel: level)
-                stressCandidate = nil
-                releaseStart = nil
-                return .stress
-            }
-            return .elevated
+        let onsetMargin = breathesFaster ? c.onsetMargin : c.calmBreathingOnsetMargin
+        guard z <= -onsetMargin && aboveRest >= c.heartRateMargin else {
+            if let candidate = stressCandidate, time - candidate.lastTrue > c.grace { stressCandidate = nil }
+            return resting
         }
-        if let candidate = stressCandidate, time - candidate.lastTrue > c.grace { stressCandidate = nil }
-        return z <= -1 ? .elevated : .rest
+        var candidate = stressCandidate ?? (start: time, lastTrue: time)
+        candidate.lastTrue = time
+        stressCandidate = candidate
+        guard time - candidate.start >= c.sustain else { return .elevated }
+        openStress = StressEpisode(kind: .stress, start: candidate.start, end: time, peakLevel: level, reason: reason)
+        stressCandidate = nil
+        releaseStart = nil
+        return .stress
     }
 
     private mutating func closeStress(at time: Double, emit: (StressEpisode) -> Void) {
         stressCandidate = nil
         releaseStart = nil
         guard var episode = openStress else { return }
-        episode.end = max(episode.start, time)
+        episode.end = max(episode.start, min(episode.end, time))
         emit(episode)
         openStress = nil
     }

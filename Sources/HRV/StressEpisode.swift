@@ -11,12 +11,15 @@ public struct StressEpisode: Equatable, Sendable {
     public var end: Double
     /// Highest stress level seen in the episode; nil for activity.
     public var peakLevel: Double?
+    /// What the stress rule saw when the episode was declared; nil for activity.
+    public var reason: StressReason?
 
-    public init(kind: Kind, start: Double, end: Double, peakLevel: Double? = nil) {
+    public init(kind: Kind, start: Double, end: Double, peakLevel: Double? = nil, reason: StressReason? = nil) {
         self.kind = kind
         self.start = start
         self.end = end
         self.peakLevel = peakLevel
+        self.reason = reason
     }
 
     public var duration: Double { end - start }

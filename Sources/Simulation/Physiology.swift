@@ -13,10 +13,12 @@ struct KindProfile {
     var rsaShare: Double
     /// Mayer-wave (~0.1 Hz baroreflex) RR amplitude as a multiple of target RMSSD.
     var mayerFactor: Double
-    /// Standard deviation of the slow heart-rate wander (bpm).
+    /// Standard deviation of the slow (1/f) heart-rate wander (bpm).
     var slowSD: Double
     /// Relative breath-to-breath variability of the respiratory frequency.
     var breathCV: Double
+    /// Relative breath-to-breath variability of the breath's depth (its RSA amplitude).
+    var breathDepthCV: Double = 0.15
     /// Time constant (s) with which base HR approaches this segment's target.
     var hrTau: Double
     /// Time constant (s) with which HRV amplitudes approach this segment's targets.
@@ -27,15 +29,21 @@ struct KindProfile {
         case .rest:
             KindProfile(rsaShare: 0.72, mayerFactor: 0.40, slowSD: 1.5, breathCV: 0.10, hrTau: 25, ampTau: 25)
         case .stress:
-            // Vagal withdrawal: little RSA, relatively more LF (sympathetic).
-            KindProfile(rsaShare: 0.45, mayerFactor: 0.90, slowSD: 1.5, breathCV: 0.08, hrTau: 20, ampTau: 25)
+            // Vagal withdrawal: less RSA, relatively more LF (sympathetic); shallow, even breaths.
+            KindProfile(rsaShare: 0.55, mayerFactor: 0.70, slowSD: 1.5, breathCV: 0.08, breathDepthCV: 0.1, hrTau: 20, ampTau: 25)
         case .breathing:
             // Paced 0.1 Hz breathing entrains the baroreflex: RSA dominates.
-            KindProfile(rsaShare: 0.95, mayerFactor: 0.05, slowSD: 1.0, breathCV: 0.015, hrTau: 20, ampTau: 20)
+            KindProfile(rsaShare: 0.95, mayerFactor: 0.05, slowSD: 1.0, breathCV: 0.015, breathDepthCV: 0.05, hrTau: 20, ampTau: 20)
         case .activity:
             KindProfile(rsaShare: 0.35, mayerFactor: 0.40, slowSD: 2.0, breathCV: 0.06, hrTau: 20, ampTau: 20)
         case .recovery:
-            KindProfile(rsaShare: 0.70, mayerFactor: 0.40, slowSD: 1.5, breathCV: 0.10, hrTau: 30, ampTau: 30)
+            KindProfile(rsaShare: 0.70, mayerFactor: 0.40, slowSD: 1.5, breathCV: 0.10, hrTau: 40, ampTau: 30)
+        case .talking:
+            // Speech sets the breathing: irregular timing, deep and shallow breaths mixed.
+            KindProfile(rsaShare: 0.65, mayerFactor: 0.45, slowSD: 1.8, breathCV: 0.35, breathDepthCV: 0.5, hrTau: 15, ampTau: 20)
+        case .standing:
+            // Orthostatic: vagal withdrawal, baroreflex (LF) activity up; HR moves within seconds.
+            KindProfile(rsaShare: 0.5, mayerFactor: 0.9, slowSD: 1.5, breathCV: 0.10, hrTau: 4, ampTau: 20)
         }
     }
 }
@@ -45,8 +53,24 @@ enum Physiology {
     static let tick = 1.0 / 1024.0
     /// Mean Mayer-wave frequency (Hz).
     static let mayerFrequency = 0.1
-    /// Correlation time (s) of the slow heart-rate wander.
-    static let slowTau = 40.0
+    /// Correlation times (s) of the slow heart-rate wander's components: AR(1) processes of
+    /// equal variance at time constants spaced by four approximate a 1/f spectrum between them
+    /// (the long-range correlated HR fluctuations of Kobayashi & Musha 1982).
+    static let slowTaus = [10.0, 40.0, 160.0, 640.0]
+    /// Correlation time (s) of the breath-depth variability.
+    static let breathDepthTau = 5.0
+    /// Recovery after exercise: the share of the HR excess that decays slowly, its time constant
+    /// and that of the RMSSD deficit (s). Fast component: the segment's `hrTau`.
+    static let recoverySlowHRShare = 0.4
+    static let recoverySlowHRTau = 900.0
+    static let recoveryHRVTau = 1200.0
+    /// Standing up: peak of the initial HR overshoot above the standing target (bpm), reached
+    /// this many seconds after the change; and the fast HR time constant (s) for the first
+    /// `postureSettling` seconds after sitting down again.
+    static let standingOvershoot = 12.0
+    static let standingOvershootPeak = 8.0
+    static let sittingHRTau = 6.0
+    static let postureSettling = 30.0
     /// Correlation time (s) of the breath-to-breath frequency variability.
     static let breathTau = 6.0
     /// Correlation time (s) and relative SD of the Mayer-wave frequency wander.
@@ -101,7 +125,7 @@ struct Calibration: Equatable {
         var slow = p.slowSD
         let sm = sin(Double.pi * Physiology.mayerFrequency * T)
         let slowRR = 60 / (hr * hr)  // s of RR per bpm
-        let ouShare = 2 * (1 - exp(-T / Physiology.slowTau))
+        let ouShare = 2 * Physiology.slowTaus.reduce(0) { $0 + (1 - exp(-T / $1)) } / Double(Physiology.slowTaus.count)
         var cMayer = 2 * mayer * mayer * sm * sm
         var cSlow = ouShare * (slow * slowRR) * (slow * slowRR)
         // Leave at least 3 % of the variance to beat-to-beat jitter.
@@ -112,8 +136,10 @@ struct Calibration: Equatable {
             cMayer *= k * k; cSlow *= k * k
         }
         let sr = max(abs(sin(Double.pi * f * T)), 0.25)
-        let rsa = min((p.rsaShare * r2 / 2).squareRoot() / sr, 0.3 * T)
-        let cRSA = 2 * rsa * rsa * sr * sr
+        // Varying breath depth adds variance: E[(1 + cv·z)²] = 1 + cv².
+        let depth = (1 + p.breathDepthCV * p.breathDepthCV).squareRoot()
+        let rsa = min((p.rsaShare * r2 / 2).squareRoot() / sr / depth, 0.3 * T)
+        let cRSA = 2 * rsa * rsa * sr * sr * depth * depth
         let rest = max(r2 - cRSA - cMayer - cSlow - quant, 0.02 * r2)
         rsaRR = rsa
         mayerRR = mayer

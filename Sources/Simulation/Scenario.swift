@@ -1,24 +1,41 @@
-/// The physiological state simulated during one segment of a scenario.
+/// The physiological state simulated during one segment of a scenario. The defaults are the
+/// sizes of effect the literature reports against a seated rest of 62 bpm and RMSSD 45 ms.
 public enum SegmentKind: String, Sendable, CaseIterable {
     /// Seated rest: ~62 bpm, high vagal HRV, spontaneous breathing ~13/min with RSA.
     case rest
-    /// Mental stress: HR raised ~+18 bpm, RMSSD strongly reduced, breathing ~18/min.
+    /// Moderate mental stress: HR +8 bpm, RMSSD −35 %, faster breathing (18/min) — the size of
+    /// the effects pooled by Castaldo et al. 2015 (laboratory stressors lower RMSSD and HF
+    /// modestly and raise HR by a few bpm), not an exercise-sized response.
     case stress
-    /// Paced resonance breathing (default 6/min): HR near rest, very large RSA.
+    /// Paced resonance breathing (default 6/min): HR flat, RMSSD up ~30 % with a very large RSA
+    /// (Laborde et al. 2022 meta-analysis of slow-paced breathing: RMSSD rises, HR unchanged;
+    /// Lehrer & Gevirtz 2014).
     case breathing
     /// Physical exercise: HR ~135 bpm, RMSSD very low, breathing ~28/min.
     case activity
-    /// Recovery: rest-like targets; HR decays toward them with a slower lag.
+    /// After exercise: rest targets, approached slowly. Entered from exercise, HR falls fast in
+    /// the first minute and then slowly (a 15-minute component), and RMSSD stays suppressed,
+    /// recovering with a 20-minute time constant (Imai et al. 1994; Stanley et al. 2013;
+    /// Michael et al. 2017).
     case recovery
+    /// Talking: HR +4 bpm, RMSSD about −10 %, irregular breathing of varying depth (speech
+    /// drives breathing; Bernardi et al. 2000).
+    case talking
+    /// Standing after sitting: HR +12 bpm reached within seconds after an overshoot peaking
+    /// ~8 s after the change, RMSSD −33 %, more Mayer-wave (LF) power (orthostatic response;
+    /// Finucane et al. 2019 on the initial HR overshoot).
+    case standing
 
     /// Default target heart rate (bpm) of a segment of this kind.
     public var defaultHeartRate: Double {
         switch self {
         case .rest: 62
-        case .stress: 80
-        case .breathing: 64
+        case .stress: 70
+        case .breathing: 62
         case .activity: 135
-        case .recovery: 65
+        case .recovery: 62
+        case .talking: 66
+        case .standing: 74
         }
     }
 
@@ -26,10 +43,12 @@ public enum SegmentKind: String, Sendable, CaseIterable {
     public var defaultRMSSD: Double {
         switch self {
         case .rest: 45
-        case .stress: 18
-        case .breathing: 75
+        case .stress: 29
+        case .breathing: 58
         case .activity: 7
-        case .recovery: 38
+        case .recovery: 45
+        case .talking: 41
+        case .standing: 30
         }
     }
 
@@ -41,6 +60,8 @@ public enum SegmentKind: String, Sendable, CaseIterable {
         case .breathing: 6
         case .activity: 28
         case .recovery: 14
+        case .talking: 15
+        case .standing: 14
         }
     }
 }

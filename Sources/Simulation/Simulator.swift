@@ -200,8 +200,9 @@ public struct Simulator: Sendable {
         // with RR length), so a rising HR shrinks them at once.
         var rsaRel = c.rsaRR / c.period, mayerRel = c.mayerRR / c.period
         var jitterRel = c.jitterRR / c.period
-        var slowSD = c.slowSD, breathCV = c.breathCV
-        var slowZ = g.next(), breathZ = g.next(), mayerZ = g.next()
+        var slowSD = c.slowSD, breathCV = c.breathCV, breathDepthCV = profiles[0].breathDepthCV
+        var slowZ = Physiology.slowTaus.map { _ in g.next() }
+        var breathZ = g.next(), mayerZ = g.next(), depthZ = g.next()
         var phiResp = twoPi * g.uniform()
         var phiMayer = twoPi * g.uniform()
 
@@ -210,12 +211,42 @@ public struct Simulator: Sendable {
         ticks.reserveCapacity(Int(total * min(max(meanHR, 30), 220) / 60 * 1.1) + 16)
 
         var t = 0.0
+        var segmentStart = 0.0
+        // What the previous segment leaves behind: the HR excess and relative HRV deficit a
+        // recovery starts from, and whether the body has just changed posture.
+        var recoveryHRExcess = 0.0, recoveryHRVDeficit = 0.0
+        var postureChange: SegmentKind?
         while true {
             while segment < ends.count - 1 && t >= ends[segment] {
+                let previous = segments[segment].kind
+                segmentStart = ends[segment]
                 segment += 1
                 c = calibrations[segment]
+                let kind = segments[segment].kind
+                if kind == .recovery {
+                    recoveryHRExcess = max(0, base - c.heartRate)
+                    recoveryHRVDeficit = max(0, 1 - rsaRel / max(c.rsaRR / c.period, 1e-9))
+                }
+                postureChange = (previous == .standing) != (kind == .standing) ? kind : nil
             }
             let p = profiles[segment]
+            let sinceStart = t - segmentStart
+            var targetHR = c.heartRate
+            var hrvScale = 1.0
+            var hrTau = p.hrTau
+            var overshoot = 0.0
+            if segments[segment].kind == .recovery {
+                targetHR += recoveryHRExcess * Physiology.recoverySlowHRShare * exp(-sinceStart / Physiology.recoverySlowHRTau)
+                hrvScale = 1 - recoveryHRVDeficit * exp(-sinceStart / Physiology.recoveryHRVTau)
+            }
+            if let change = postureChange, sinceStart < Physiology.postureSettling {
+                if change == .standing {
+                    let x = sinceStart / Physiology.standingOvershootPeak
+                    overshoot = Physiology.standingOvershoot * x * exp(1 - x)
+                } else {
+                    hrTau = Physiology.sittingHRTau
+                }
+            }
 
             // Instantaneous rate components for this beat (HR domain).
             let fr = fResp * (1 + breathCV * breathZ)
@@ -223,9 +254,10 @@ public struct Simulator: Sendable {
             let period = 60 / base
             let gain = base * base / 60  // bpm per second of RR
             let rsa = rsaRel * period, mayer = mayerRel * period, jitter = jitterRel * period
-            let aResp = rsa * gain / (sinc(Double.pi * fr * period) * cubicGain(rsa / period))
+            let depth = max(0, 1 + breathDepthCV * depthZ)
+            let aResp = depth * rsa * gain / (sinc(Double.pi * fr * period) * cubicGain(rsa / period))
             let aMayer = mayer * gain / (sinc(Double.pi * fm * period) * cubicGain(mayer / period))
-            let level = base + slowSD * slowZ
+            let level = base + overshoot + slowSD * slowZ.reduce(0, +) / Double(slowZ.count).squareRoot()
             @inline(__always) func rate(_ dt: Double) -> Double {
                 let h = level + aResp * sin(phiResp + twoPi * fr * dt)
                     + aMayer * sin(phiMayer + twoPi * fm * dt)
@@ -247,12 +279,13 @@ public struct Simulator: Sendable {
             // Advance phases and noise processes by T.
             phiResp = (phiResp + twoPi * fr * T).truncatingRemainder(dividingBy: twoPi)
             phiMayer = (phiMayer + twoPi * fm * T).truncatingRemainder(dividingBy: twoPi)
-            slowZ = ar1(slowZ, T / Physiology.slowTau, &g)
+            for index in slowZ.indices { slowZ[index] = ar1(slowZ[index], T / Physiology.slowTaus[index], &g) }
+            depthZ = ar1(depthZ, T / Physiology.breathDepthTau, &g)
             breathZ = ar1(breathZ, T / Physiology.breathTau, &g)
             mayerZ = ar1(mayerZ, T / Physiology.mayerTau, &g)
 
             // First-order lags toward the current segment's targets.
-            let aHR = 1 - exp(-T / p.hrTau)
+            let aHR = 1 - exp(-T / hrTau)
             // Vagal withdrawal (falling HRV) is faster than its return.
             let aUp = 1 - exp(-T / p.ampTau)
             let aDown = 1 - exp(-T / Physiology.withdrawalTau)
@@ -260,12 +293,13 @@ public struct Simulator: Sendable {
                 x += (target - x) * (target < x ? aDown : aUp)
             }
             let aBr = 1 - exp(-T / Physiology.breathRateTau)
-            base += (c.heartRate - base) * aHR
-            lag(&rsaRel, c.rsaRR / c.period)
-            lag(&mayerRel, c.mayerRR / c.period)
-            lag(&jitterRel, c.jitterRR / c.period)
+            base += (targetHR - base) * aHR
+            lag(&rsaRel, hrvScale * c.rsaRR / c.period)
+            lag(&mayerRel, hrvScale * c.mayerRR / c.period)
+            lag(&jitterRel, hrvScale * c.jitterRR / c.period)
             lag(&slowSD, c.slowSD)
             breathCV += (c.breathCV - breathCV) * aBr
+            breathDepthCV += (p.breathDepthCV - breathDepthCV) * aBr
             fResp += (c.breathHz - fResp) * aBr
         }
         return ticks

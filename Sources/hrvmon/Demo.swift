@@ -134,6 +134,8 @@ struct Demo: ParsableCommand {
         case .breathing: "paced breathing at \(Formatting.fixed(segment.breathingRate, digits: 0)) a minute"
         case .activity: "physical activity"
         case .recovery: "recovery"
+        case .talking: "talking"
+        case .standing: "standing"
         }
         return "demo: \(Formatting.duration(segment.duration)) of \(what) (simulated heart rate \(Formatting.fixed(segment.heartRate, digits: 0)) bpm, RMSSD \(Formatting.fixed(segment.rmssd, digits: 0)) ms)"
     }

@@ -45,7 +45,7 @@ struct Simulate: ParsableCommand {
         let (beats, groundTruth) = Simulator(scenario: parsed, seed: seed).run()
         if let truth {
             var file = try OutputFile.create(truth)
-            file.write(Self.truthJSON(groundTruth, scenario: scenario, seed: seed).serialized + "\n")
+            file.write(Self.truthJSON(groundTruth, beats: beats, scenario: scenario, seed: seed).serialized + "\n")
             file.close()
         }
         var output = FileStream.standardOutput
@@ -79,7 +79,9 @@ struct Simulate: ParsableCommand {
         output.flush()
     }
 
-    static func truthJSON(_ truth: GroundTruth, scenario: String, seed: UInt64) -> JSONObject {
+    /// The spans as commanded, each with what its normal beats realised (hr, rmssd_ms, sdnn_ms).
+    static func truthJSON(_ truth: GroundTruth, beats: [SimulatedBeat], scenario: String, seed: UInt64) -> JSONObject {
+        let realised = RealisedSegment.measure(beats, truth: truth)
         var object = JSONObject()
         object.add("scenario", scenario)
         object.addRaw("seed", String(seed))  // the full UInt64: Int(seed) traps above Int.max
@@ -88,6 +90,11 @@ struct Simulate: ParsableCommand {
             item.add("kind", span.kind.rawValue)
             item.add("start_s", span.start)
             item.add("end_s", span.end)
+            if let measured = realised.first(where: { $0.start == span.start && $0.end == span.end }) {
+                item.add("hr", measured.heartRate)
+                item.add("rmssd_ms", measured.rmssd)
+                item.add("sdnn_ms", measured.sdnn)
+            }
             return item
         })
         var artifacts = JSONObject()

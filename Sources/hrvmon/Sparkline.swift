@@ -32,6 +32,9 @@ enum Sparkline {
         case .elevated: "▄"
         case .stress: "█"
         case .activity: "▒"
+        case .recovery: "░"
+        case .pacedBreathing: "~"
+        case .posture: "╎"
         case .unknown, nil: "·"
         }
     }

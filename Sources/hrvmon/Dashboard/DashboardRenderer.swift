@@ -117,18 +117,16 @@ extension DashboardState {
             return line
         }
         let style = Self.style(of: assessment.state)
-        line.append(assessment.state.rawValue.uppercased(), style)
-        switch assessment.state {
-        case .unknown:
-            line.append("  no judgement: the window is filling, too many beats were corrected, or no skin contact", .faint)
-        case .activity:
-            line.append("  physical activity, not stress", .faint)
-        default:
-            if let level = assessment.level {
-                line.append("  level ")
-                line.append(Formatting.fixed(level, digits: 0).padding(toLength: 4), .strong)
-                line.append(Sparkline.meter(level / 100, cells: 20), style)
-            }
+        line.append(assessment.state.label.uppercased(), style)
+        if let explanation = assessment.state.explanation {
+            line.append("  " + explanation, .faint)
+        } else if let level = assessment.level {
+            line.append("  level ")
+            line.append(Formatting.fixed(level, digits: 0).padding(toLength: 4), .strong)
+            line.append(Sparkline.meter(level / 100, cells: 20), style)
+        }
+        if let rate = assessment.breathingRate {
+            line.append("  breathing \(Formatting.fixed(rate, digits: 0))/min", .faint)
         }
         return line
     }
@@ -223,8 +221,9 @@ extension DashboardState {
         case .rest: .good
         case .elevated: .warning
         case .stress: .alarm
-        case .activity: .active
-        case .unknown: .faint
+        case .activity, .recovery: .active
+        case .pacedBreathing: .calm
+        case .posture, .unknown: .faint
         }
     }
 }

@@ -1,0 +1,62 @@
+/// Tells a change of posture from the heart rate of the last few beats. Standing up raises heart
+/// rate within seconds and overshoots: a peak about 10 s after the change, then a fall to a
+/// level still above the seated one (the initial orthostatic response; Finucane et al. 2019,
+/// Wieling et al. 2007). Sitting or lying down lowers it as abruptly. A mental stress response
+/// builds over tens of seconds by a few bpm, and exercise rises without the overshoot, so an
+/// abrupt step of `step` bpm — followed, for a rise, by the overshoot's fall — is posture.
+struct PostureChange {
+    /// Heart rate step, bpm, between the last beats and 15–25 s earlier.
+    var step: Double
+    /// A rise is posture once heart rate has fallen back this share of the rise from its peak…
+    static let overshootShare = 0.3
+    /// …within this many seconds of the step.
+    static let overshootWindow = 40.0
+    /// No second change is looked for this soon after one.
+    static let refractory = 60.0
+
+    private var history: [(time: Double, heartRate: Double)] = []
+    private var rise: (time: Double, before: Double, peak: Double)?
+    private var lastChange = -Double.infinity
+
+    init(step: Double) { self.step = step }
+
+    /// The time of the change, on the beat where one is recognised.
+    mutating func observe(heartRate: Double, at time: Double) -> Double? {
+        history.append((time, heartRate))
+        if let firstKept = history.firstIndex(where: { $0.time >= time - 25 }), firstKept > 0 {
+            history.removeFirst(firstKept)
+        }
+        guard time - lastChange >= Self.refractory else { return nil }
+        if var candidate = rise {
+            candidate.peak = max(candidate.peak, heartRate)
+            rise = candidate
+            let height = candidate.peak - candidate.before
+            if candidate.peak - heartRate >= Self.overshootShare * height {
+                return recognise(at: candidate.time)
+            }
+            if time - candidate.time > Self.overshootWindow { rise = nil }
+            return nil
+        }
+        let earlier = history.filter { $0.time <= time - 15 }.map(\.heartRate)
+        guard history.first.map({ time - $0.time >= 20 }) == true, let low = earlier.min(), let high = earlier.max() else { return nil }
+        if heartRate - low >= step {
+            rise = (time, low, heartRate)
+        } else if high - heartRate >= step {
+            return recognise(at: time)
+        }
+        return nil
+    }
+
+    /// Forgets the history (a gap in the recording, or a state where posture is not judged).
+    mutating func reset() {
+        history.removeAll(keepingCapacity: true)
+        rise = nil
+    }
+
+    private mutating func recognise(at time: Double) -> Double {
+        lastChange = time
+        rise = nil
+        history.removeAll(keepingCapacity: true)
+        return time
+    }
+}
