@@ -8,6 +8,9 @@ public struct BeatJudge {
     /// Episodes in the order they ended.
     public private(set) var episodes: [StressEpisode] = []
     public private(set) var suggestions: [BreathingCoach.Suggestion] = []
+    /// Seconds of the beat timeline spent in each state: each beat's interval counts for the
+    /// state judged at it.
+    public private(set) var stateSeconds: [StressState: Double] = [:]
 
     public init(detector: StressDetector, coach: BreathingCoach = BreathingCoach(), effects: [ExerciseEffect] = []) {
         self.detector = detector
@@ -17,10 +20,11 @@ public struct BeatJudge {
 
     public mutating func judge(_ update: HRVUpdate, sensorContact: Bool = true) -> StressAssessment {
         let assessment = detector.update(update, sensorContact: sensorContact) { episodes.append($0) }
-        if let suggestion = coach.consider(assessment, window: update.rmssdWindow, baseline: detector.baseline, at: update.beat.seconds) {
+        if let suggestion = coach.consider(assessment, at: update.beat.seconds) {
             suggestions.append(suggestion)
         }
         for index in effects.indices { effects[index].observe(update.beat) }
+        stateSeconds[assessment.isCalibrating ? .unknown : assessment.state, default: 0] += update.beat.interval.seconds
         return assessment
     }
 

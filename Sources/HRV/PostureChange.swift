@@ -3,7 +3,8 @@
 /// level still above the seated one (the initial orthostatic response; Finucane et al. 2019,
 /// Wieling et al. 2007). Sitting or lying down lowers it as abruptly. A mental stress response
 /// builds over tens of seconds by a few bpm, and exercise rises without the overshoot, so an
-/// abrupt step of `step` bpm — followed, for a rise, by the overshoot's fall — is posture.
+/// abrupt step of `step` bpm — followed, for a rise, by the overshoot's fall, and held, for a
+/// fall — is posture.
 struct PostureChange {
     /// Heart rate step, bpm, between the last beats and 15–25 s earlier.
     var step: Double
@@ -16,6 +17,10 @@ struct PostureChange {
 
     private var history: [(time: Double, heartRate: Double)] = []
     private var rise: (time: Double, before: Double, peak: Double)?
+    /// A fall counts once heart rate has stayed down for `fallHold` seconds: everyday heart rate
+    /// dips for a few breaths (ambulatory recordings are full of them), a posture holds.
+    private var fall: (time: Double, before: Double)?
+    static let fallHold = 20.0
     private var lastChange = -Double.infinity
 
     init(step: Double) { self.step = step }
@@ -37,12 +42,20 @@ struct PostureChange {
             if time - candidate.time > Self.overshootWindow { rise = nil }
             return nil
         }
+        if let candidate = fall {
+            if candidate.before - heartRate < step {
+                fall = nil
+            } else if time - candidate.time >= Self.fallHold {
+                return recognise(at: candidate.time)
+            }
+            return nil
+        }
         let earlier = history.filter { $0.time <= time - 15 }.map(\.heartRate)
         guard history.first.map({ time - $0.time >= 20 }) == true, let low = earlier.min(), let high = earlier.max() else { return nil }
         if heartRate - low >= step {
             rise = (time, low, heartRate)
         } else if high - heartRate >= step {
-            return recognise(at: time)
+            fall = (time, high)
         }
         return nil
     }
@@ -51,11 +64,13 @@ struct PostureChange {
     mutating func reset() {
         history.removeAll(keepingCapacity: true)
         rise = nil
+        fall = nil
     }
 
     private mutating func recognise(at time: Double) -> Double {
         lastChange = time
         rise = nil
+        fall = nil
         history.removeAll(keepingCapacity: true)
         return time
     }

@@ -64,7 +64,7 @@ public struct StressDetector {
         /// …or after this many seconds, whichever is first.
         public var recoveryMaximum = 3600.0
         /// An abrupt heart-rate step of this many bpm is a change of posture…
-        public var postureStep = 10.0
+        public var postureStep = 15.0
         /// …after which the reference is sampled afresh from this many seconds on: the RMSSD
         /// window's length, while it still holds beats of the old posture.
         public var postureSettling = 60.0
@@ -172,7 +172,10 @@ public struct StressDetector {
             judged.state = openActivity != nil ? .activity : .recovery
             return judged
         }
-        if let heartRate = recent.heartRate, let change = posture.observe(heartRate: heartRate, at: time) {
+        // While the reference is measured afresh, a further step restarts nothing.
+        if postureSettling {
+            posture.reset()
+        } else if let heartRate = recent.heartRate, let change = posture.observe(heartRate: heartRate, at: time) {
             closeStress(at: change, emit: emit)
             // The 60 s window holds beats of the old posture for a minute after the change.
             reference.restart(notBefore: change + configuration.postureSettling)
@@ -299,7 +302,7 @@ public struct StressDetector {
             openStress = episode
             return .stress
         }
-        let onsetMargin = breathesFaster ? c.onsetMargin : c.calmBreathingOnsetMargin
+        let onsetMargin = breathesFaster ? c.onsetMargin : max(c.onsetMargin, c.calmBreathingOnsetMargin)
         guard z <= -onsetMargin && aboveRest >= c.heartRateMargin else {
             if let candidate = stressCandidate, time - candidate.lastTrue > c.grace { stressCandidate = nil }
             return resting

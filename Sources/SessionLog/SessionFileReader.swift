@@ -128,9 +128,15 @@ public enum SessionFileReader {
                 file!.steps.append(.exercise(mark))
                 file!.exercises.append(mark)
             case "stress", "activity":
+                let reason = try fields.object("reason").map { why throws(LineError) in
+                    StressReason(
+                        rmssdChange: try why.double("rmssd_change_pct") / 100, rmssd: try why.double("rmssd_ms"),
+                        referenceRMSSD: try why.double("reference_rmssd_ms"), heartRateAboveRest: try why.double("hr_above_rest_bpm"),
+                        breathingRate: try why.optionalDouble("breathing_per_min"))
+                }
                 file!.episodes.append(StressEpisode(
                     kind: type == "stress" ? .stress : .activity, start: try fields.double("start_s"),
-                    end: try fields.double("end_s"), peakLevel: try fields.optionalDouble("peak_level")))
+                    end: try fields.double("end_s"), peakLevel: try fields.optionalDouble("peak_level"), reason: reason))
             case "suggestion":
                 file!.suggestions.append(SessionFile.Suggestion(
                     time: try fields.double("t"), sessionSeconds: try fields.double("session_s"),

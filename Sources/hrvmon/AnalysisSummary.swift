@@ -15,6 +15,7 @@ struct AnalysisSummary {
     var episodes: [StressEpisode]
     var suggestions: [BreathingCoach.Suggestion]
     var effects: [ExerciseEffect]
+    var stateSeconds: [StressState: Double]
 
     init(
         source: String, input: String, correction: ArtifactCorrector.Configuration?, totals: RecordingTotals,
@@ -30,6 +31,7 @@ struct AnalysisSummary {
         episodes = judge.episodes.sorted { $0.start < $1.start }
         suggestions = judge.suggestions
         effects = judge.effects
+        stateSeconds = judge.stateSeconds
     }
 
     /// An RR file's summary.
@@ -78,6 +80,9 @@ struct AnalysisSummary {
         object.add("baseline", baseline.map(JSONObject.init(baseline:)))
         object.add("stress_windows", episodes.filter { $0.kind == .stress }.map(Self.episodeObject))
         object.add("activity_windows", episodes.filter { $0.kind == .activity }.map(Self.episodeObject))
+        var states = JSONObject()
+        for state in StressState.allCases { states.add(state.rawValue, stateSeconds[state] ?? 0) }
+        object.add("state_seconds", states)
         object.add("suggestions", suggestions.map { suggestion in
             var item = JSONObject()
             item.addFields(of: suggestion, timeKey: "t_s")
@@ -134,6 +139,10 @@ struct AnalysisSummary {
             let activity = episodes.filter { $0.kind == .activity }
             lines.append("  Stress       \(stress.isEmpty ? "none" : stress.map(Self.span).joined(separator: ", "))")
             lines.append("  Activity     \(activity.isEmpty ? "none" : activity.map(Self.span).joined(separator: ", "))")
+            let states = StressState.allCases.compactMap { state in
+                stateSeconds[state].flatMap { $0 >= 0.5 ? "\(state.label) \(Formatting.clock($0))" : nil }
+            }
+            lines.append("  States       \(states.joined(separator: ", "))")
         } else {
             lines.append("  Baseline     not measured: needs about 3 minutes at rest at the start")
         }

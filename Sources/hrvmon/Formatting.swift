@@ -29,9 +29,12 @@ enum Formatting {
     }
 
     /// `m:ss` from the first beat (or the start of an exercise).
+    /// `m:ss`, or `h:mm:ss` from an hour on.
     static func clock(_ seconds: Double) -> String {
         let total = Int(seconds.rounded())
-        return "\(total / 60):\(total % 60 < 10 ? "0" : "")\(total % 60)"
+        func twoDigits(_ value: Int) -> String { (value < 10 ? "0" : "") + String(value) }
+        if total >= 3600 { return "\(total / 3600):\(twoDigits(total / 60 % 60)):\(twoDigits(total % 60))" }
+        return "\(total / 60):\(twoDigits(total % 60))"
     }
 
     /// Rows as left-aligned columns two spaces apart, one line each.

@@ -6,6 +6,15 @@ extension JSONObject {
         add("start_s", episode.start)
         add("end_s", episode.end)
         add("peak_level", episode.peakLevel)
+        if let reason = episode.reason {
+            var why = JSONObject()
+            why.add("rmssd_ms", reason.rmssd)
+            why.add("reference_rmssd_ms", reason.referenceRMSSD)
+            why.add("rmssd_change_pct", 100 * reason.rmssdChange)
+            why.add("hr_above_rest_bpm", reason.heartRateAboveRest)
+            why.add("breathing_per_min", reason.breathingRate)
+            add("reason", why)
+        }
     }
 
     /// `timeKey`: `t_s` in `analyze`'s summary, `session_s` in `monitor`'s lines.

@@ -4,7 +4,7 @@ import Testing
 @Suite struct ConfigCommandTests {
     @Test func templateReadsBackAndChangesNothing() throws {
         let template = try Hrvmon.run(["config", "--template"]).stdout
-        #expect(template.contains("stress.onset_margin_sd = 1.5"))
+        #expect(template.contains("stress.onset_margin_sd = 1.25"))
         let file = try Hrvmon.temporaryFile(template, name: "config")
         let shown = try Hrvmon.run(["config", "--config", file.path])
         #expect(shown.status == 0)

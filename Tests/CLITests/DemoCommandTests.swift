@@ -44,7 +44,7 @@ import Testing
         let screen = terminal.screen
         #expect(screen.contains("STRESS"))
         let segment = try #require(Self.time(of: "of mental stress", in: screen), "\(screen)")
-        let prompt = try #require(Self.time(of: "below your baseline of", in: screen), "\(screen)")
+        let prompt = try #require(Self.time(of: "below your reference of", in: screen), "\(screen)")
         #expect((1..<180).contains((prompt - segment + 86_400) % 86_400), "the prompt comes within the 3-minute stress segment")
 
         try terminal.key("b")
@@ -143,11 +143,11 @@ import Testing
         let events = lines.filter { !$0.hasPrefix("HR ") }
         let stress = try #require(events.firstIndex { $0.hasPrefix("demo: 3 min 00 s of mental stress") })
         let breathing = try #require(events.firstIndex { $0.hasPrefix("demo: 2 min 00 s of paced breathing") })
-        let suggestion = try #require(events.firstIndex { $0.contains("below your baseline of") })
+        let suggestion = try #require(events.firstIndex { $0.contains("below your reference of") })
         #expect(stress < suggestion && suggestion < breathing)
-        #expect(events.contains { $0.hasPrefix("resonance breathing started at 5:59") }, "the demo takes the exercise at the breathing segment")
+        #expect(events.contains { $0.hasPrefix("resonance breathing started at 5:58") }, "the demo takes the exercise at the breathing segment")
         #expect(events.contains { $0.hasPrefix("exercise effect: before RMSSD ") })
-        #expect(lines.last?.hasPrefix("684 beats, 0 malformed notifications in 10 min 00 s") == true)
+        #expect(lines.last?.hasPrefix("648 beats, 0 malformed notifications in 10 min 00 s") == true)
         #expect(result.stderr.isEmpty)
     }
 

@@ -44,7 +44,7 @@ struct SessionFixture {
             switch index {
             case 160: lines.append(#"{"type":"note","t":\#(time),"text":"\#(Self.note.replacingOccurrences(of: "\"", with: "\\\""))"}"#)
             case 205: lines.append(#"{"type":"stress","t":\#(time),"start_s":100,"end_s":200,"peak_level":82}"#)
-            case 210: lines.append(#"{"type":"suggestion","t":\#(time),"session_s":\#(seconds),"reason":"RMSSD 18 ms, 57 % below your baseline of 42 ms, for 1 min","pattern":"resonance","minutes":5,"tip":"Unclench your jaw."}"#)
+            case 210: lines.append(#"{"type":"suggestion","t":\#(time),"session_s":\#(seconds),"reason":"RMSSD 18 ms, 57 % below your reference of 42 ms, for 1 min","pattern":"resonance","minutes":5,"tip":"Unclench your jaw."}"#)
             case 225: lines.append(#"{"type":"exercise","t":\#(time),"event":"started","pattern":"resonance","session_s":220}"#)
             case 286: lines.append(#"{"type":"exercise","t":\#(time),"event":"stopped","pattern":"resonance","session_s":280}"#)
             case 420: lines.append(#"{"type":"effect","t":\#(time),"start_s":220,"end_s":280,"before":{"rmssd_ms":20,"hr_bpm":80,"beats":60},"during":{"rmssd_ms":61,"hr_bpm":66,"beats":60},"after":{"rmssd_ms":45,"hr_bpm":63,"beats":120}}"#)

@@ -6,7 +6,7 @@ import Testing
 @Suite(.serialized) struct SessionFileTests {
     /// A simulated scenario (seed 3) as ticks; by default 4 min rest, 3 min stress and 1 min rest
     /// with ectopic beats.
-    static func simulatedTicks(_ scenario: String = "rest:4m,stress:3m:hr=92:rmssd=14,rest:1m,ectopic=1/min") throws -> [Int] {
+    static func simulatedTicks(_ scenario: String = "rest:4m,stress:3m,rest:1m,ectopic=1/min") throws -> [Int] {
         let simulate = try LiveProcess(["simulate", "--scenario", scenario, "--seed", "3"], environment: [:])
         #expect(simulate.waitForExit() == 0)
         return simulate.allLines.compactMap(Double.init).map { Int(($0 * 1.024).rounded()) }

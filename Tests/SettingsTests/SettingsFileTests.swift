@@ -70,7 +70,7 @@ import Testing
 
     @Test func keysThatDependOnEachOther() {
         #expect(error("stress.release_margin_sd = 2")?.problem
-            == "stress.release_margin_sd (2.0) must not exceed stress.onset_margin_sd (1.5)")
+            == "stress.release_margin_sd (2.0) must not exceed stress.onset_margin_sd (1.25)")
         #expect(error("activity.exit_margin_bpm = 50")?.problem
             == "activity.exit_margin_bpm (50.0) must not exceed activity.margin_bpm (40.0)")
     }
