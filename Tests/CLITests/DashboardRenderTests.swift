@@ -142,9 +142,10 @@ import Testing
     /// charts, the gauge and the signal; last, the prompt shrinks to one line.
     @Test func smallTerminalKeepsWhatMatters() throws {
         let state = try Self.replay(until: 300).state
-        let medium = state.render(size: TerminalSize(rows: 20, columns: 80), colors: false)
+        let tall = state.render(size: TerminalSize(rows: 20, columns: 80), colors: false)
+        #expect(tall.contains { $0.hasPrefix("  RMSSD  ") })
+        let medium = state.render(size: TerminalSize(rows: 16, columns: 80), colors: false)
         #expect(medium.contains { $0.hasPrefix("  ┌─ Stress") })
-        #expect(medium.contains { $0.hasPrefix("  RMSSD  ") })
         #expect(!medium.contains(""), "no blank line while something else needs the room")
         let small = state.render(size: TerminalSize(rows: 12, columns: 60), colors: false)
         #expect(small.contains { $0.hasPrefix("  HR ") })

@@ -139,6 +139,17 @@ import Testing
         }
     }
 
+    /// Real RR (MIT-BIH NSR, ambulatory, unlabelled): no stress at all.
+    @Test(arguments: ["mitbih_nsr_30min", "mitbih_nsr_30min_b"])
+    func realRecordingsShowNoStress(name: String) throws {
+        var pipeline = HRVPipeline()
+        var judge = BeatJudge(detector: StressDetector())
+        for interval in try Fixture.intervals(name) { pipeline.append(interval) { _ = judge.judge($0) } }
+        judge.finish()
+        #expect(judge.episodes.filter { $0.kind == .stress }.isEmpty, "\(judge.episodes)")
+        #expect((judge.stateSeconds[.rest] ?? 0) > 300)
+    }
+
     @Test func stressStateAlwaysHasALevel() throws {
         let judged = try Self.judge("rest:10m,stress:8m,rest:5m,activity:5m,recovery:10m,stress:6m,rest:5m", seed: 9)
         let stressed = judged.states.filter { $0.state == .stress }
