@@ -42,7 +42,7 @@ public struct StressDetector {
         /// SDs below the reference under which an open episode continues.
         public var releaseMargin = 1.0
         /// Heart rate must exceed the reference by this much (bpm) for stress.
-        public var heartRateMargin = 3.0
+        public var heartRateMargin = 5.0
         /// Seconds the stress condition must hold before an episode is declared, and the release
         /// condition before it ends.
         public var sustain = 20.0

@@ -80,17 +80,20 @@ import Testing
 
     /// Talking is the look-alike the RR series separates worst: speech raises heart rate by a few
     /// bpm and lowers RMSSD (Sloan et al. 1991; Bernardi et al. 2000), and its irregular breaths
-    /// sometimes read as faster breathing. The target of 30 s per hour is met in most draws, not
-    /// all (README, "Known limits"); this holds the line where it stands.
+    /// sometimes read as faster breathing. Over twelve draws (7 hours of recording) the false
+    /// stress stays under 30 s per hour, though a single draw can show one short episode
+    /// (README, "Known limits").
     @Test func talkingIsRarelyStress() throws {
         var perDraw: [Double] = []
-        for seed in Self.seeds {
+        for seed in UInt64(1)...12 {
             let judged = try Self.judge("rest:10m,talking:15m,rest:10m," + Self.ectopic, seed: seed)
             perDraw.append(judged.falseStressSeconds())
             print("validation talking seed \(seed): false stress \(Int(judged.falseStressSeconds())) s;", judged.realised.map(\.summary).joined(separator: "; "))
         }
-        #expect(perDraw.filter { $0 <= 17.5 }.count >= 4, "\(perDraw)")
-        #expect(perDraw.allSatisfy { $0 <= 240 }, "\(perDraw)")
+        let hours = Double(perDraw.count) * 35 / 60
+        #expect(perDraw.reduce(0, +) <= 30 * hours, "\(perDraw)")
+        #expect(perDraw.filter { $0 > 0 }.count <= 2, "\(perDraw)")
+        #expect(perDraw.allSatisfy { $0 <= 90 }, "\(perDraw)")
     }
 
     @Test func pacedBreathingIsNamed() throws {
@@ -139,15 +142,19 @@ import Testing
         }
     }
 
-    /// Real RR (MIT-BIH NSR, ambulatory, unlabelled): no stress at all.
-    @Test(arguments: ["mitbih_nsr_30min", "mitbih_nsr_30min_b"])
+    /// Real RR: MIT-BIH NSR (ambulatory, unlabelled) and resting ECG recordings from the
+    /// biosignalsnotebooks package (Fixtures/real): no stress at all.
+    @Test(arguments: [
+        "mitbih_nsr_30min", "mitbih_nsr_30min_b", "real/biosignalsnotebooks_ecg_5_min_rest",
+        "real/biosignalsnotebooks_ecg_2018_7_5_unlabelled",
+    ])
     func realRecordingsShowNoStress(name: String) throws {
         var pipeline = HRVPipeline()
         var judge = BeatJudge(detector: StressDetector())
         for interval in try Fixture.intervals(name) { pipeline.append(interval) { _ = judge.judge($0) } }
         judge.finish()
         #expect(judge.episodes.filter { $0.kind == .stress }.isEmpty, "\(judge.episodes)")
-        #expect((judge.stateSeconds[.rest] ?? 0) > 300)
+        #expect((judge.stateSeconds[.rest] ?? 0) > 60, "\(judge.stateSeconds)")
     }
 
     @Test func stressStateAlwaysHasALevel() throws {

@@ -3,7 +3,10 @@ import Testing
 
 /// Raw metrics against NeuroKit2 0.2.13 `hrv_time` on real recordings.
 @Suite struct TimeDomainReferenceTests {
-    static let recordings = ["mitbih_nsr_5min", "mitbih_nsr_30min"]
+    static let recordings = [
+        "mitbih_nsr_5min", "mitbih_nsr_30min", "real/biosignalsnotebooks_ecg_5_min_rest",
+        "real/biosignalsnotebooks_ecg_2018_7_5_unlabelled", "real/biosignalsnotebooks_supine_1min_supine",
+    ]
 
     @Test(arguments: recordings)
     func rawMetricsEqualNeuroKit(_ name: String) throws {
