@@ -116,9 +116,11 @@ public struct StressDetector {
 
     /// The reference ln RMSSD and heart rate judged against now: the rolling reference once it
     /// has a minute of samples, the baseline before.
-    public var referenceLevel: (lnRMSSD: Double, heartRate: Double)? {
-        if reference.isReady, let level = reference.level { return level }
-        return baseline.map { ($0.lnRMSSDMean, $0.restingHR) }
+    public var referenceLevel: ReferenceLevel? {
+        if reference.isReady, let level = reference.level {
+            return ReferenceLevel(lnRMSSD: level.lnRMSSD, heartRate: level.heartRate, isRolling: true)
+        }
+        return baseline.map { ReferenceLevel(lnRMSSD: $0.lnRMSSDMean, heartRate: $0.restingHR, isRolling: false) }
     }
 
     /// Judges the state after one beat; `emit` receives every episode that ends.
@@ -156,9 +158,10 @@ public struct StressDetector {
             return StressAssessment(state: .unknown, isCalibrating: baseline == nil, breathingRate: breathing?.rate)
         }
         // Without skin contact the intervals say nothing about the body.
-        guard sensorContact, let (referenceLn, referenceHR) = referenceLevel else {
+        guard sensorContact, let judgedAgainst = referenceLevel else {
             return StressAssessment(state: .unknown, isCalibrating: false)
         }
+        let (referenceLn, referenceHR) = (judgedAgainst.lnRMSSD, judgedAgainst.heartRate)
         let z = lnRMSSD.map { ($0 - referenceLn) / baseline.lnRMSSDSD }
         let aboveRest = heartRate.map { $0 - referenceHR }
         var judged = StressAssessment(

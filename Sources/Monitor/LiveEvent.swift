@@ -52,6 +52,8 @@ public struct MetricsReport: Equatable, Sendable {
     /// What the assessment was judged against: the personal baseline, or the session's once
     /// calibrated; nil before.
     public var baseline: Baseline?
+    /// The level judged against now (the rolling reference, or the baseline before it has data).
+    public var reference: ReferenceLevel?
     /// Beats judged so far (after the corrector's look-ahead).
     public var judgedBeats: Int
 }

@@ -52,6 +52,7 @@ public struct LiveSession {
         emit(.metrics(MetricsReport(
             time: time, sessionSeconds: latest.beat.seconds, rmssdWindow: latest.rmssdWindow,
             sdnnWindow: latest.sdnnWindow, assessment: assessment, baseline: observer.judge.detector.baseline,
+            reference: observer.judge.detector.referenceLevel,
             judgedBeats: pipeline.recording.beats)))
     }
 

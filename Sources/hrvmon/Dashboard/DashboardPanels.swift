@@ -93,9 +93,9 @@ extension DashboardState {
         ]
         let screen = [
             "numbers: corrected beats of the last window.rmssd_seconds (SDNN: window.sdnn_seconds)",
-            "state: rest, elevated, stress or activity against the resting baseline; level 0–100",
-            "vs rest: ln RMSSD in resting SDs: ═ the resting band (±1 SD), ┆ stress begins, ● now",
-            "charts: \(Formatting.fixed(TrendHistory.bucketSeconds, digits: 0)) s a column; ▁ rest ▄ elevated █ stress ▒ activity · unknown",
+            "state: rest, elevated, stress, activity, recovery, paced breathing or posture, against your recent rest; level 0–100",
+            "vs rest: ln RMSSD in SDs from the reference: ═ the rest band (±1 SD), ┆ stress may begin, ● now",
+            "charts: \(Formatting.fixed(TrendHistory.bucketSeconds, digits: 0)) s a column; ▁ rest ▄ elevated █ stress ▒ activity ░ recovery ~ paced ╎ posture · unknown",
             "signal: skin contact, battery, beats changed by correction, malformed notifications",
         ]
         return [StyledLine("  Keys", .strong)]

@@ -138,9 +138,12 @@ extension DashboardState {
         line.append(BaselineGauge.line(
             zScore: latest.assessment.zScore, onsetMargin: configuration.onsetMargin, width: gaugeWidth,
             marker: Self.style(of: latest.assessment.state)))
-        let low = baseline.lnRMSSDMean - baseline.lnRMSSDSD
-        let high = baseline.lnRMSSDMean + baseline.lnRMSSDSD
-        line.append("  rest band \(Formatting.fixed(low, digits: 2))–\(Formatting.fixed(high, digits: 2)) (\(baseline.source.rawValue))", .faint)
+        // The band is the reference ± 1 SD in ln RMSSD: what the gauge's marker is measured against.
+        let centre = latest.reference?.lnRMSSD ?? baseline.lnRMSSDMean
+        let low = centre - baseline.lnRMSSDSD
+        let high = centre + baseline.lnRMSSDSD
+        let source = latest.reference?.isRolling == true ? "rolling, SD from \(baseline.source.rawValue)" : baseline.source.rawValue
+        line.append("  rest band \(Formatting.fixed(low, digits: 2))–\(Formatting.fixed(high, digits: 2)) (\(source))", .faint)
         return line
     }
 
