@@ -17,9 +17,8 @@ enum Formatting {
     static func duration(_ seconds: Double) -> String {
         let total = Int(seconds.rounded())
         let (hours, minutes, secs) = (total / 3600, total % 3600 / 60, total % 60)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
-        if hours > 0 { return "\(hours) h \(two(minutes)) min \(two(secs)) s" }
-        if minutes > 0 { return "\(minutes) min \(two(secs)) s" }
+        if hours > 0 { return "\(hours) h \(twoDigits(minutes)) min \(twoDigits(secs)) s" }
+        if minutes > 0 { return "\(minutes) min \(twoDigits(secs)) s" }
         return "\(secs) s"
     }
 
@@ -32,7 +31,6 @@ enum Formatting {
     /// `m:ss`, or `h:mm:ss` from an hour on.
     static func clock(_ seconds: Double) -> String {
         let total = Int(seconds.rounded())
-        func twoDigits(_ value: Int) -> String { (value < 10 ? "0" : "") + String(value) }
         if total >= 3600 { return "\(total / 3600):\(twoDigits(total / 60 % 60)):\(twoDigits(total % 60))" }
         return "\(total / 60):\(twoDigits(total % 60))"
     }
@@ -47,3 +45,6 @@ enum Formatting {
         }.joined(separator: "\n") + "\n"
     }
 }
+
+/// `7` → `07`: minutes and seconds under a larger unit.
+private func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }

@@ -40,7 +40,8 @@ struct SeriesWriter {
             ("pnn50_pct", .number(metrics?.pnn50)),
             ("sdnn_ms", .number(update.sdnnWindow.metrics?.sdnn)),
             ("corrected_pct", .number(100 * short.correctedShare)),
-            ("low_quality", .flag(short.isLowQuality || update.sdnnWindow.isLowQuality)),
+            // The flag and the share describe the same window: low_quality ⇔ corrected_pct > the limit.
+            ("low_quality", .flag(short.isLowQuality)),
             ("filled", .flag(short.isFilled)),
             ("state", .text(assessment.state.rawValue)),
             ("level", .number(assessment.level)),

@@ -118,6 +118,33 @@ import Testing
         let activity = try #require(exercise["activity_windows"] as? [[String: Any]])
         #expect(activity.count == 1)
         #expect(activity.first?["peak_level"] is NSNull)
+
+        // Each episode says why; the states add up to the recording.
+        let reason = try #require(stress.first?["reason"] as? [String: Any])
+        #expect((reason["rmssd_change_pct"] as? Double ?? 0) < -20)
+        #expect((reason["hr_above_rest_bpm"] as? Double ?? 0) >= 5)
+        #expect(reason["breathing_per_min"] is Double)
+        let states = try #require(exercise["state_seconds"] as? [String: Double])
+        #expect(Set(states.keys) == ["rest", "elevated", "stress", "activity", "recovery", "paced_breathing", "posture", "unknown"])
+        #expect(states["activity"] ?? 0 > 500 && states["recovery"] ?? 0 > 60)
+        let duration = try #require(exercise["duration_s"] as? Double)
+        #expect(abs(states.values.reduce(0, +) - duration) < 2)
+    }
+
+    /// Every row agrees with itself: low_quality is the corrected share of the same window above
+    /// 5 %, and a stress row always has a level.
+    @Test func seriesRowsAreConsistent() throws {
+        let recording = try Hrvmon.run(["simulate", "--scenario", "rest:5m,stress:6m,activity:4m,recovery:5m,ectopic=3/min,missed=10,extra=10", "--seed", "5"]).stdout
+        let rows = try Hrvmon.run(["analyze", "--series", "--step", "0", "--format", "json", "-"], stdin: recording).stdout
+            .split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(rows.count > 1000)
+        #expect(rows.contains { $0["low_quality"] as? Bool == true } && rows.contains { $0["low_quality"] as? Bool == false })
+        for row in rows {
+            let share = try #require(row["corrected_pct"] as? Double)
+            #expect(row["low_quality"] as? Bool == (share > 5), "\(row)")
+            if row["state"] as? String == "stress" { #expect((row["level"] as? Double ?? 0) > 0, "\(row)") }
+        }
+        #expect(rows.contains { $0["state"] as? String == "stress" })
     }
 
     @Test func readableTextSummary() throws {

@@ -92,7 +92,7 @@ enum SessionRecords {
                 $0.add("pnn50_pct", metrics?.pnn50)
                 $0.add("mean_nn_ms", metrics?.meanNN)
                 $0.add("corrected_pct", 100 * report.rmssdWindow.correctedShare)
-                $0.add("low_quality", report.rmssdWindow.isLowQuality || report.sdnnWindow.isLowQuality)
+                $0.add("low_quality", report.rmssdWindow.isLowQuality)
                 $0.add("filled", report.rmssdWindow.isFilled)
                 $0.add("state", report.assessment.state.rawValue)
                 $0.add("level", report.assessment.level)
