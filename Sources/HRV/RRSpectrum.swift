@@ -48,11 +48,17 @@ public struct RRSpectrum: Equatable, Sendable {
         var density: [Double] = []
         var f = (band.lowerBound / resolution).rounded(.up) * resolution
         while f <= band.upperBound + 1e-12 {
+            // e^{-iωn} by rotating a unit phasor: two trigonometric calls per frequency, not two
+            // per sample (the detector reads a spectrum every 10 s of a day-long file).
             var re = 0.0, im = 0.0
             let step = 2 * Double.pi * f / Self.sampleRate
-            for (index, value) in samples.enumerated() {
-                re += value * cos(step * Double(index))
-                im -= value * sin(step * Double(index))
+            let (rotationCos, rotationSin) = (cos(step), sin(step))
+            var (phasorCos, phasorSin) = (1.0, 0.0)
+            for value in samples {
+                re += value * phasorCos
+                im -= value * phasorSin
+                (phasorCos, phasorSin) = (
+                    phasorCos * rotationCos - phasorSin * rotationSin, phasorSin * rotationCos + phasorCos * rotationSin)
             }
             frequencies.append(f)
             density.append((re * re + im * im) * scale)
