@@ -42,6 +42,15 @@ import Testing
         let truth = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
         let spans = try #require(truth["spans"] as? [[String: Any]])
         #expect(spans.map { $0["kind"] as? String } == ["rest", "stress", "breathing", "recovery"])
+        // What was realised, from the beats themselves: stress raised HR and lowered RMSSD,
+        // paced breathing raised RMSSD and SDNN with HR back near rest.
+        let hr = spans.compactMap { $0["hr"] as? Double }, rmssd = spans.compactMap { $0["rmssd_ms"] as? Double }
+        let sdnn = spans.compactMap { $0["sdnn_ms"] as? Double }
+        #expect(hr.count == 4 && rmssd.count == 4 && sdnn.count == 4)
+        if hr.count == 4, rmssd.count == 4, sdnn.count == 4 {
+            #expect((5...12).contains(hr[1] - hr[0]) && rmssd[1] < 0.8 * rmssd[0])
+            #expect(rmssd[2] > rmssd[1] && sdnn[2] > 1.5 * sdnn[0])
+        }
         let ectopic = try #require((truth["artifact_beats"] as? [String: [Int]])?["ectopic"])
         let beats = result.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]

@@ -94,6 +94,10 @@ import Testing
         #expect(Self.occurrences("class=\"stress\"", in: html) == 2)
         #expect(Self.occurrences("class=\"activity\"", in: html) == 2, "\(html.components(separatedBy: "class=\"activity\"").dropFirst().map { $0.prefix(200) })")
         #expect(Self.occurrences("class=\"gap\"", in: html) == 2)
+        // After the workout the charts show recovery (why no stress was flagged there), and the
+        // stress episode's title gives its reason.
+        #expect(Self.occurrences("class=\"state-recovery\"", in: html) >= 2)
+        #expect(html.contains("below your reference of"))
         #expect(Self.occurrences("class=\"note\"", in: html) == 2)
         #expect(Self.occurrences("class=\"band\"", in: html) == 1)
         #expect(Self.occurrences("class=\"artifact\"", in: html) >= 3, "the ectopic beats are marked")

@@ -39,6 +39,8 @@ enum ReportStyle {
         svg .activity { fill: #2563eb; fill-opacity: .12; } svg .activity-strip { fill: #2563eb; }
         svg .exercise { fill: #16a34a; fill-opacity: .15; } svg .exercise-strip { fill: #16a34a; }
         svg .gap { fill: #94a3b8; fill-opacity: .35; }
+        svg .state-recovery { fill: #7c3aed; fill-opacity: .08; } svg .state-paced_breathing { fill: #16a34a; fill-opacity: .08; }
+        svg .state-posture { fill: #a16207; fill-opacity: .10; }
         svg .band { fill: #0f766e; fill-opacity: .12; }
         svg .band-mean { stroke: #0f766e; stroke-width: 1; stroke-dasharray: 5 4; }
         svg .artifact { fill: #d97706; } svg .implausible { fill: #475569; }
@@ -58,6 +60,8 @@ enum ReportStyle {
         .swatch.line { height: 3px; border: 0; border-radius: 2px; }
         .swatch.hr { background: #334155; } .swatch.rmssd { background: #0f766e; }
         .swatch.stress { background: rgba(220, 38, 38, .3); } .swatch.activity { background: rgba(37, 99, 235, .28); }
+        .swatch.state-recovery { background: rgba(124, 58, 237, .2); } .swatch.state-paced_breathing { background: rgba(22, 163, 74, .2); }
+        .swatch.state-posture { background: rgba(161, 98, 7, .22); }
         .swatch.exercise { background: rgba(22, 163, 74, .32); } .swatch.gap { background: rgba(148, 163, 184, .55); }
         .swatch.band { background: rgba(15, 118, 110, .2); } .swatch.artifact { width: 4px; background: #d97706; border: 0; }
         .swatch.note { border-radius: 50%; background: #7c3aed; border: 0; }

@@ -80,6 +80,10 @@ struct SessionCharts {
         for exercise in report.exercises {
             chart.verticalSpan(report.clock(exercise.start), report.clock(exercise.end), class: "exercise", title: exerciseTitle(exercise))
         }
+        for span in report.stateSpans {
+            chart.verticalSpan(report.clock(span.start), report.clock(span.end), class: "state-\(span.state.rawValue)",
+                               title: "\(span.state.label.prefix(1).uppercased() + span.state.label.dropFirst()) \(report.span(span.start, span.end)): \(span.state.explanation ?? "")")
+        }
     }
 
     /// In front of the lines: strips naming each span (visible in print too), and the notes.
@@ -142,7 +146,8 @@ struct SessionCharts {
     func episodeTitle(_ episode: StressEpisode) -> String {
         let name = episode.kind == .stress ? "Stress" : "Activity"
         let peak = episode.peakLevel.map { ", peak level \(Formatting.fixed($0, digits: 0))" } ?? ""
-        return "\(name) \(report.span(episode.start, episode.end)) (\(Formatting.elapsed(episode.duration))\(peak))"
+        let reason = episode.reason.map { ": \($0.description)" } ?? ""
+        return "\(name) \(report.span(episode.start, episode.end)) (\(Formatting.elapsed(episode.duration))\(peak))\(reason)"
     }
 
     func exerciseTitle(_ exercise: BreathingExercise) -> String {

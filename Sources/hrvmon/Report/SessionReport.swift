@@ -40,6 +40,28 @@ struct SessionReport {
     var activityEpisodes: [StressEpisode] { file.episodes.filter { $0.kind == .activity } }
     var stressSeconds: Double { file.episodes.stressSeconds }
 
+    /// A stretch of recovery, paced breathing or posture change: the states that look like stress
+    /// and are not, shown so the reader sees why no stress was flagged there.
+    struct StateSpan {
+        var state: StressState
+        var start: Double
+        var end: Double
+    }
+
+    /// Runs of consecutive metrics records in those states, in session seconds.
+    var stateSpans: [StateSpan] {
+        var spans: [StateSpan] = []
+        for record in file.metrics {
+            guard let state = StressState(rawValue: record.state), [.recovery, .pacedBreathing, .posture].contains(state) else { continue }
+            if let last = spans.last, last.state == state, record.sessionSeconds - last.end <= 10 {
+                spans[spans.count - 1].end = record.sessionSeconds
+            } else {
+                spans.append(StateSpan(state: state, start: record.sessionSeconds, end: record.sessionSeconds))
+            }
+        }
+        return spans.filter { $0.end > $0.start }
+    }
+
     /// Beats on the corrected timeline changed by correction, of those usable (implausible
     /// values are left out, not corrected), as the pipeline counts them.
     var corrections: (corrected: Int, usable: Int) {
