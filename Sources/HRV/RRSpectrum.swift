@@ -48,20 +48,16 @@ public struct RRSpectrum: Equatable, Sendable {
         var density: [Double] = []
         var f = (band.lowerBound / resolution).rounded(.up) * resolution
         while f <= band.upperBound + 1e-12 {
-            // e^{-iωn} by rotating a unit phasor: two trigonometric calls per frequency, not two
-            // per sample (the detector reads a spectrum every 10 s of a day-long file).
-            var re = 0.0, im = 0.0
-            let step = 2 * Double.pi * f / Self.sampleRate
-            let (rotationCos, rotationSin) = (cos(step), sin(step))
-            var (phasorCos, phasorSin) = (1.0, 0.0)
+            // |Σ x[n] e^{-iωn}|² by the Goertzel recurrence: one multiplication per sample and
+            // frequency (the detector reads a spectrum every 10 s of a day-long file).
+            let coefficient = 2 * cos(2 * Double.pi * f / Self.sampleRate)
+            var (previous, beforePrevious) = (0.0, 0.0)
             for value in samples {
-                re += value * phasorCos
-                im -= value * phasorSin
-                (phasorCos, phasorSin) = (
-                    phasorCos * rotationCos - phasorSin * rotationSin, phasorSin * rotationCos + phasorCos * rotationSin)
+                (previous, beforePrevious) = (value + coefficient * previous - beforePrevious, previous)
             }
+            let magnitude = previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
             frequencies.append(f)
-            density.append((re * re + im * im) * scale)
+            density.append(max(0, magnitude) * scale)
             f += resolution
         }
         self.frequencies = frequencies

@@ -58,6 +58,12 @@ struct SlidingQuantiles {
         return (quantile(at: 0.75 * Double(count - 1)) - quantile(at: 0.25 * Double(count - 1))) / 2
     }
 
+    /// Empties the window, keeping its storage.
+    mutating func removeAll() {
+        next = 0
+        count = 0
+    }
+
     /// Linear interpolation between closest ranks (pandas' and numpy's default). Nil when empty.
     func quantile(_ q: Double) -> Double? {
         guard count > 0 else { return nil }

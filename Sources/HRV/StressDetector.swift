@@ -45,7 +45,7 @@ public struct StressDetector {
         public var heartRateMargin = 5.0
         /// Seconds the stress condition must hold before an episode is declared, and the release
         /// condition before it ends.
-        public var sustain = 20.0
+        public var sustain = 15.0
         public var release = 45.0
         /// A break in the condition shorter than this does not restart the sustain clock.
         public var grace = 10.0
