@@ -17,6 +17,9 @@ public struct BreathingEstimate: Equatable, Sendable {
     /// too when vagal RSA is withdrawn (stress, standing), but a small one; breathing at 6/min
     /// swings RR by several times the resting beat-to-beat variation.
     public var peakPower: Double
+    /// The highest peak at 7/min or faster, breaths per minute: the spontaneous breathing rate
+    /// when the slow peak is a Mayer wave rather than breathing. Equal to `rate` when not slow.
+    public var spontaneousRate: Double
 
     /// The band searched for breathing: 3–30 breaths per minute.
     public static let band = 0.05...0.5
@@ -31,11 +34,12 @@ public struct BreathingEstimate: Equatable, Sendable {
     /// breathing at 6/min puts most of it in one peak.
     public static let slowConcentration = 0.4
 
-    public init(rate: Double, concentration: Double, isSlow: Bool, peakPower: Double) {
+    public init(rate: Double, concentration: Double, isSlow: Bool, peakPower: Double, spontaneousRate: Double) {
         self.rate = rate
         self.concentration = concentration
         self.isSlow = isSlow
         self.peakPower = peakPower
+        self.spontaneousRate = spontaneousRate
     }
 
     /// Nil when the spectrum has no power in the band (a flat series).
@@ -43,13 +47,15 @@ public struct BreathingEstimate: Equatable, Sendable {
         let (low, high) = (Self.band.lowerBound, Self.band.upperBound)
         let total = spectrum.power(from: low, to: high)
         guard total > 0, let dominant = spectrum.peak(from: low, to: high) else { return nil }
+        guard let spontaneous = spectrum.peak(from: Self.spontaneousFloor, to: high) else { return nil }
         let peakPower = spectrum.power(from: dominant - Self.peakHalfWidth, to: dominant + Self.peakHalfWidth + 1e-9)
         if dominant <= Self.slowLimit, peakPower / total >= Self.slowConcentration {
-            self.init(rate: dominant * 60, concentration: peakPower / total, isSlow: true, peakPower: peakPower)
+            self.init(
+                rate: dominant * 60, concentration: peakPower / total, isSlow: true, peakPower: peakPower,
+                spontaneousRate: spontaneous * 60)
             return
         }
-        guard let spontaneous = spectrum.peak(from: Self.spontaneousFloor, to: high) else { return nil }
         let power = spectrum.power(from: spontaneous - Self.peakHalfWidth, to: spontaneous + Self.peakHalfWidth + 1e-9)
-        self.init(rate: spontaneous * 60, concentration: power / total, isSlow: false, peakPower: power)
+        self.init(rate: spontaneous * 60, concentration: power / total, isSlow: false, peakPower: power, spontaneousRate: spontaneous * 60)
     }
 }

@@ -91,7 +91,9 @@ public struct StressDetector {
     private var reference = RestingReference()
     private var recent = RecentBeats()
     private var posture: PostureChange
-    private var breathing: BreathingEstimate?
+    /// Breaths per minute of the last minute, and whether that is slow paced breathing.
+    private var breathingRate: Double?
+    private var pacedBreathing = false
     /// The last three breathing rates (half a minute).
     private var breathingRates: [Double] = []
     private var nextBreathingEstimate = 0.0
@@ -134,20 +136,19 @@ public struct StressDetector {
             posture.reset()
         }
         if update.beat.isUsable { recent.append(time: time, milliseconds: update.beat.interval.milliseconds) }
-        if time >= nextBreathingEstimate {
-            breathing = recent.breathing
-            nextBreathingEstimate = time + Self.breathingInterval
-            breathingRates = Array((breathingRates + [breathing?.rate].compactMap { $0 }).suffix(3))
-        }
         let window = update.rmssdWindow
         let usable = sensorContact && window.isFilled && window.correctedShare <= configuration.maximumCorrectedShare
         let lnRMSSD = usable ? window.statistics.rmssd.flatMap { $0 > 0 ? log($0) : nil } : nil
         let heartRate = usable ? window.statistics.meanHR : nil
+        if time >= nextBreathingEstimate {
+            readBreathing(restingLnRMSSD: referenceLevel?.lnRMSSD ?? lnRMSSD)
+            nextBreathingEstimate = time + Self.breathingInterval
+        }
 
         if sessionBaseline == nil {
             if let lnRMSSD, let heartRate {
                 calibration.add(lnRMSSD: lnRMSSD, heartRate: heartRate, at: time)
-                reference.add(lnRMSSD: lnRMSSD, heartRate: heartRate, breathingRate: breathing?.rate, at: time)
+                reference.add(lnRMSSD: lnRMSSD, heartRate: heartRate, breathingRate: breathingRate, at: time)
             }
             if time >= configuration.calibration {
                 sessionBaseline = calibration.baseline(minimumSD: configuration.minimumSD)
@@ -155,7 +156,7 @@ public struct StressDetector {
         }
         guard let baseline else {
             baseline = sessionBaseline
-            return StressAssessment(state: .unknown, isCalibrating: baseline == nil, breathingRate: breathing?.rate)
+            return StressAssessment(state: .unknown, isCalibrating: baseline == nil, breathingRate: breathingRate)
         }
         // Without skin contact the intervals say nothing about the body.
         guard sensorContact, let judgedAgainst = referenceLevel else {
@@ -165,7 +166,7 @@ public struct StressDetector {
         let z = lnRMSSD.map { ($0 - referenceLn) / baseline.lnRMSSDSD }
         let aboveRest = heartRate.map { $0 - referenceHR }
         var judged = StressAssessment(
-            state: .unknown, zScore: z, heartRateAboveRest: aboveRest, isCalibrating: false, breathingRate: breathing?.rate)
+            state: .unknown, zScore: z, heartRateAboveRest: aboveRest, isCalibrating: false, breathingRate: breathingRate)
 
         if trackActivity(time: time, windowAboveRest: aboveRest, referenceHR: referenceHR, emit: emit)
             || trackRecovery(time: time, z: z, aboveRest: aboveRest)
@@ -185,13 +186,12 @@ public struct StressDetector {
             postureSettling = true
         }
         if postureSettling {
-            if let lnRMSSD, let heartRate { reference.add(lnRMSSD: lnRMSSD, heartRate: heartRate, breathingRate: breathing?.rate, at: time) }
+            if let lnRMSSD, let heartRate { reference.add(lnRMSSD: lnRMSSD, heartRate: heartRate, breathingRate: breathingRate, at: time) }
             postureSettling = !reference.isReady
             judged.state = .posture
             return judged
         }
-        // Slow breathing at least as strong as the resting beat-to-beat variation (RMSSD²).
-        if let breathing, breathing.isSlow, breathing.peakPower >= exp(2 * referenceLn) {
+        if pacedBreathing {
             closeStress(at: time, emit: emit)
             judged.state = .pacedBreathing
             return judged
@@ -200,7 +200,7 @@ public struct StressDetector {
         let level = min(100, max(0, 25 + 50 * (referenceLn - lnRMSSD) + 0.5 * max(0, aboveRest)))
         let reason = StressReason(
             rmssdChange: exp(lnRMSSD - referenceLn) - 1, rmssd: exp(lnRMSSD), referenceRMSSD: exp(referenceLn),
-            heartRateAboveRest: aboveRest, breathingRate: breathing?.rate)
+            heartRateAboveRest: aboveRest, breathingRate: breathingRate)
         let wasOpen = openStress != nil
         // The median of the last half minute's estimates: speech makes single ones jump.
         let breathesFaster = breathingRates.count == 3 && reference.breathingRate.map { breathingRates.sorted()[1] - $0 >= configuration.fasterBreathing } == true
@@ -211,7 +211,7 @@ public struct StressDetector {
         judged.episodeStarted = wasOpen ? nil : openStress
         // An acute episode (and the build-up to one) stays out of the reference it is judged by.
         let acute = stressCandidate != nil || openStress.map { time - $0.start < configuration.referenceAdaptsAfter } == true
-        if !acute { reference.add(lnRMSSD: lnRMSSD, heartRate: heartRate, breathingRate: breathing?.rate, at: time) }
+        if !acute { reference.add(lnRMSSD: lnRMSSD, heartRate: heartRate, breathingRate: breathingRate, at: time) }
         return judged
     }
 
@@ -219,6 +219,22 @@ public struct StressDetector {
     public mutating func finish(emit: (StressEpisode) -> Void) {
         closeStress(at: lastTime, emit: emit)
         closeActivity(at: lastTime, emit: emit)
+    }
+
+    // MARK: breathing
+
+    /// Reads the last minute's RR spectrum. A slow concentrated peak is paced breathing when it
+    /// is at least as strong as the resting beat-to-beat variation (RMSSD²); a weaker one is a
+    /// Mayer wave, and the breathing rate is then the spontaneous (HF-side) peak.
+    private mutating func readBreathing(restingLnRMSSD: Double?) {
+        guard let estimate = recent.breathing else {
+            (breathingRate, pacedBreathing) = (nil, false)
+            return
+        }
+        pacedBreathing = estimate.isSlow && restingLnRMSSD.map { estimate.peakPower >= exp(2 * $0) } == true
+        let rate = pacedBreathing ? estimate.rate : estimate.spontaneousRate
+        breathingRate = rate
+        breathingRates = Array((breathingRates + [rate]).suffix(3))
     }
 
     // MARK: activity and recovery

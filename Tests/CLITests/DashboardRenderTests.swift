@@ -66,7 +66,7 @@ import Testing
         let stateLine = try #require(lines.first { $0.hasPrefix("  STRESS  level ") })
         #expect((40...100).contains(Self.number(after: "level ", in: [stateLine]) ?? 0))
         let gauge = try #require(lines.first { $0.hasPrefix("  vs rest  ") })
-        #expect(gauge.contains("rest band 3.") && gauge.hasSuffix(" (rolling, SD from session)"))
+        #expect(gauge.contains("rest band 3.") && gauge.hasSuffix(" (rolling)"))
         #expect(gauge.contains("◀") || gauge.contains("●"))
         #expect(gauge.contains("┆") && gauge.contains("═"))
         let top = try #require(lines.firstIndex { $0.hasPrefix("  ┌─ Stress ─") })

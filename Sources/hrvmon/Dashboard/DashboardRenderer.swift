@@ -142,7 +142,7 @@ extension DashboardState {
         let centre = latest.reference?.lnRMSSD ?? baseline.lnRMSSDMean
         let low = centre - baseline.lnRMSSDSD
         let high = centre + baseline.lnRMSSDSD
-        let source = latest.reference?.isRolling == true ? "rolling, SD from \(baseline.source.rawValue)" : baseline.source.rawValue
+        let source = latest.reference?.isRolling == true ? "rolling" : baseline.source.rawValue
         line.append("  rest band \(Formatting.fixed(low, digits: 2))–\(Formatting.fixed(high, digits: 2)) (\(source))", .faint)
         return line
     }
