@@ -23,7 +23,7 @@ let package = Package(
         // Reading recorded RR files (text, CSV) into intervals with line provenance.
         .target(name: "Recordings", dependencies: ["HRV"]),
         // What is kept on disk for the user: resting history and session files (reading them back).
-        .target(name: "SessionLog", dependencies: ["HRV", "HeartRateProtocol", "Monitor", "Recordings"]),
+        .target(name: "SessionLog", dependencies: ["HRV", "HeartRateProtocol", "Recordings"]),
         // The user's configuration file: keys, defaults, validation.
         .target(name: "Settings", dependencies: ["HRV"]),
         // libdbus-1, the D-Bus client library (module map only).
@@ -44,14 +44,14 @@ let package = Package(
         // org.bluez over D-Bus: the object tree, discovery, connection, notifications, reconnection.
         .target(name: "BlueZ", dependencies: ["DBus"]),
         // Composition of a live session: packets in, beats, metrics and verdicts out. No I/O.
-        .target(name: "Monitor", dependencies: ["HRV", "HeartRateProtocol"]),
+        .target(name: "LivePipeline", dependencies: ["HRV", "HeartRateProtocol"]),
         // What must hold for any input to a parser of outside data: scripts/fuzz.sh fuzzes it, the
         // test suite replays the corpora in Fuzz/corpus through it.
         .target(name: "FuzzChecks", dependencies: ["HRV", "HeartRateProtocol", "Recordings", "SessionLog", "Settings"]),
         .executableTarget(
             name: "hrvmon",
             dependencies: [
-                "HRV", "HeartRateProtocol", "Simulation", "Recordings", "Settings", "SessionLog", "DBus", "BlueZ", "Monitor", "BluetoothHCI",
+                "HRV", "HeartRateProtocol", "Simulation", "Recordings", "Settings", "SessionLog", "DBus", "BlueZ", "LivePipeline", "BluetoothHCI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,6 +67,6 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["hrvmon", "BluetoothHCI"]),
         .testTarget(name: "MonitorTests", dependencies: ["hrvmon", "Simulation"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks"]),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "BlueZ", "Monitor", "HRV", "HeartRateProtocol"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "BlueZ", "LivePipeline", "HRV", "HeartRateProtocol"]),
     ]
 )

@@ -1,6 +1,5 @@
 import HRV
 import HeartRateProtocol
-import Monitor
 
 /// A session file read back (README: "Session files"): the header, the steps to replay it
 /// through the live pipeline, and what the session recorded about itself.

@@ -1,7 +1,6 @@
 import Foundation
 import HRV
 import HeartRateProtocol
-import Monitor
 import Recordings
 
 /// Reads a session file. Every line is checked; a damaged or foreign file is an error naming the

@@ -1,7 +1,7 @@
 import ArgumentParser
 import HRV
 import Recordings
-import Monitor
+import LivePipeline
 import SessionLog
 import Settings
 

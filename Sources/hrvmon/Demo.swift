@@ -2,7 +2,7 @@ import ArgumentParser
 import BlueZ
 import DBus
 import HRV
-import Monitor
+import LivePipeline
 import Settings
 import Simulation
 

@@ -4,7 +4,7 @@ import DBus
 import Glibc
 import HRV
 import HeartRateProtocol
-import Monitor
+import LivePipeline
 import SessionLog
 import Settings
 

@@ -1,5 +1,5 @@
 import HRV
-import Monitor
+import LivePipeline
 import SessionLog
 import Settings
 

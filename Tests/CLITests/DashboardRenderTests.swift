@@ -1,6 +1,6 @@
 import Foundation
 import HRV
-import Monitor
+import LivePipeline
 import Testing
 @testable import hrvmon
 

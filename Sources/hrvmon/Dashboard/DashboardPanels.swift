@@ -1,5 +1,5 @@
 import HRV
-import Monitor
+import LivePipeline
 
 /// The dashboard's boxed panels — the stress prompt, the pacer, the finished exercise and its
 /// measured effect, the end of the session — and its help screen.

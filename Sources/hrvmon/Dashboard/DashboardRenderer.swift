@@ -1,6 +1,6 @@
 import BlueZ
 import HRV
-import Monitor
+import LivePipeline
 
 /// The dashboard as lines of text: a title bar, the numbers, the state against the resting
 /// baseline, charts of the last minutes, the stress prompt or the pacer, the signal, the latest

@@ -1,7 +1,7 @@
 import BlueZ
 import HRV
 import HeartRateProtocol
-import Monitor
+import LivePipeline
 
 /// Everything the dashboard shows, kept up to date from the session's events. No I/O and no
 /// clock of its own: time comes with each event (and with pacer frames), so the same events

@@ -1,5 +1,5 @@
 import HRV
-import Monitor
+import LivePipeline
 
 /// The last minutes of heart rate, RMSSD and state for the dashboard's charts, in buckets of a
 /// few seconds of the session's RR timeline. Memory is bounded: the oldest buckets are dropped.

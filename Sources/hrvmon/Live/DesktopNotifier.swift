@@ -1,6 +1,6 @@
 import DBus
 import HRV
-import Monitor
+import LivePipeline
 import Settings
 
 /// Breathing suggestions as desktop notifications (org.freedesktop.Notifications on the session

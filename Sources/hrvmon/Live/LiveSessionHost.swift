@@ -1,6 +1,6 @@
 import DBus
 import HRV
-import Monitor
+import LivePipeline
 
 /// A session as `monitor` and `demo` run it on their event loop: shown as the dashboard or as
 /// lines, its suggestions on the desktop too, recorded to its file when asked, and taking notes

@@ -3,7 +3,7 @@ import BlueZ
 import Glibc
 import HRV
 import HeartRateProtocol
-import Monitor
+import LivePipeline
 import SessionLog
 
 /// A live session on stdout, line by line: the session records as JSON Lines (`--format jsonl`,

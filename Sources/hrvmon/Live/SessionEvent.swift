@@ -1,6 +1,6 @@
 import BlueZ
 import HRV
-import Monitor
+import LivePipeline
 
 /// Everything a running session tells its outputs (stdout lines, dashboard, session file), in
 /// the order it happened.

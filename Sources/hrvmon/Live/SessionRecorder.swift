@@ -1,6 +1,6 @@
 import Glibc
 import HRV
-import Monitor
+import LivePipeline
 import Settings
 
 /// Keeps the session file: one JSON line per event, appended and written before the next

@@ -1,7 +1,7 @@
 import BlueZ
 import HRV
 import HeartRateProtocol
-import Monitor
+import LivePipeline
 import SessionLog
 import Settings
 

@@ -1,6 +1,6 @@
 import DBus
 import HRV
-import Monitor
+import LivePipeline
 
 /// One running session: the live pipeline and the outputs each of its events goes to. `monitor`
 /// feeds it from the strap, `demo` from the simulator; both hand it the time of each event, so

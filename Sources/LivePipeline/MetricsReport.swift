@@ -1,0 +1,18 @@
+import HRV
+
+/// The rolling windows and the judgement after a notification's beats.
+public struct MetricsReport: Equatable, Sendable {
+    public var time: Double
+    /// Seconds of RR since the session's first beat (the pipeline's clock).
+    public var sessionSeconds: Double
+    public var rmssdWindow: WindowMetrics
+    public var sdnnWindow: WindowMetrics
+    public var assessment: StressAssessment
+    /// What the assessment was judged against: the personal baseline, or the session's once
+    /// calibrated; nil before.
+    public var baseline: Baseline?
+    /// The level judged against now (the rolling reference, or the baseline before it has data).
+    public var reference: ReferenceLevel?
+    /// Beats judged so far (after the corrector's look-ahead).
+    public var judgedBeats: Int
+}
