@@ -25,6 +25,9 @@ enum Hrvmon {
         _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], directory: URL? = nil,
         stdout: String? = nil
     ) throws -> Result {
+        // A command that exits before reading all of its input (bad input is refused at once)
+        // must fail its test, not kill the test process with SIGPIPE as we write the rest.
+        signal(SIGPIPE, SIG_IGN)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
