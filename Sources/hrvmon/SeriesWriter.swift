@@ -30,7 +30,7 @@ struct SeriesWriter {
         if step > 0 { nextRowTime = (time / step).rounded(.down) * step + step }
         let short = update.rmssdWindow
         let metrics = short.metrics
-        let values: [(String, Value)] = [
+        let values: [(String, TableCell)] = [
             ("t_s", .number(time)),
             ("rr_ms", .number(update.beat.interval.milliseconds)),
             ("artifact", .text(update.beat.artifact?.rawValue)),
@@ -49,30 +49,10 @@ struct SeriesWriter {
         if format == .json {
             var object = JSONObject()
             object.add("type", "window")
-            for (name, value) in values {
-                switch value {
-                case .number(let number): object.add(name, number)
-                case .text(let text): object.add(name, text)
-                case .flag(let flag): object.add(name, flag)
-                }
-            }
+            object.add(cells: values)
             output.write(object.serialized + "\n")
         } else {
             output.write(values.map { $0.1.csv }.joined(separator: ",") + "\n")
-        }
-    }
-
-    private enum Value {
-        case number(Double?)
-        case text(String?)
-        case flag(Bool)
-
-        var csv: String {
-            switch self {
-            case .number(let number): number.map { $0.isFinite ? String($0) : "" } ?? ""
-            case .text(let text): text ?? ""
-            case .flag(let flag): flag ? "1" : "0"
-            }
         }
     }
 }

@@ -80,6 +80,17 @@ import Testing
         #expect(text.stdout.contains("3.40 ↓") && text.stdout.contains("67 bpm ↑"), "\(text.stdout)")
         #expect(text.stdout.contains("ln RMSSD below your normal range; resting HR above your usual"))
         #expect(text.stdout.contains("▁"), "a sparkline: \(text.stdout)")
+
+        // CSV, as --help offers: the JSON keys as columns, one row per day, the same values.
+        let csv = try Hrvmon.run(["history", "--days", "8", "--format", "csv"], environment: environment)
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let rows = csv.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.first == ["day", "ln_rmssd", "resting_hr_bpm", "normal_ln_rmssd_low", "normal_ln_rmssd_high",
+                               "normal_resting_hr_bpm", "ln_rmssd_change", "resting_hr_change", "stress_min", "sessions"])
+        #expect(rows.count == 9)
+        #expect(rows.last?[0] == trend.last?["day"] as? String)
+        #expect(rows.last.map { Double($0[1]) } == trend.last?["ln_rmssd"] as? Double)
+        #expect(rows.last?[6] == "below" && rows.last?[7] == "above")
     }
 
     /// A data directory holding session files with these names and contents.

@@ -15,14 +15,13 @@ struct History: ParsableCommand {
     @Option(help: "Days to show, today included.")
     var days = 14
 
-    @Option(help: "text or json.")
+    @Option(help: "text, json or csv (one row per day, the JSON keys as columns).")
     var format: OutputFormat = .text
 
     @OptionGroup var config: ConfigOptions
 
     func validate() throws {
         guard (1...3660).contains(days) else { throw ValidationError("--days must be 1–3660") }
-        if format == .csv { throw ValidationError("--format csv is not offered here; use text or json") }
     }
 
     func run() throws {
@@ -35,7 +34,11 @@ struct History: ParsableCommand {
             days, today: DataDirectory.today, history: history, sessions: sessions, baselineDays: Int(settings.baseline.days),
             minimumDays: Int(settings.baseline.minimumDays), minimumSD: settings.stress.minimumSD)
         var output = FileStream.standardOutput
-        output.write(format == .json ? Self.json(trend) : Self.text(trend))
+        switch format {
+        case .text: output.write(Self.text(trend))
+        case .json: output.write(Self.json(trend))
+        case .csv: output.write(Self.csv(trend))
+        }
         output.flush()
     }
 
@@ -90,20 +93,34 @@ struct History: ParsableCommand {
         return text
     }
 
+    /// A day's values, in order: the JSON keys and the CSV columns.
+    static func cells(_ day: DailyTrend) -> [(String, TableCell)] {
+        [
+            ("day", .text(day.day)),
+            ("ln_rmssd", .number(day.lnRMSSD)),
+            ("resting_hr_bpm", .number(day.restingHR)),
+            ("normal_ln_rmssd_low", .number(day.normal.map { $0.lnRMSSDMean - $0.lnRMSSDSD })),
+            ("normal_ln_rmssd_high", .number(day.normal.map { $0.lnRMSSDMean + $0.lnRMSSDSD })),
+            ("normal_resting_hr_bpm", .number(day.normal?.restingHR)),
+            ("ln_rmssd_change", .text(day.lnRMSSDChange?.rawValue)),
+            ("resting_hr_change", .text(day.restingHRChange?.rawValue)),
+            ("stress_min", .number(day.stressMinutes)),
+            ("sessions", .integer(day.sessions)),
+        ]
+    }
+
     static func json(_ trend: [DailyTrend]) -> String {
         "[" + trend.map { day in
             var object = JSONObject()
-            object.add("day", day.day)
-            object.add("ln_rmssd", day.lnRMSSD)
-            object.add("resting_hr_bpm", day.restingHR)
-            object.add("normal_ln_rmssd_low", day.normal.map { $0.lnRMSSDMean - $0.lnRMSSDSD })
-            object.add("normal_ln_rmssd_high", day.normal.map { $0.lnRMSSDMean + $0.lnRMSSDSD })
-            object.add("normal_resting_hr_bpm", day.normal?.restingHR)
-            object.add("ln_rmssd_change", day.lnRMSSDChange?.rawValue)
-            object.add("resting_hr_change", day.restingHRChange?.rawValue)
-            object.add("stress_min", day.stressMinutes)
-            object.add("sessions", day.sessions)
+            object.add(cells: cells(day))
             return object.serialized
         }.joined(separator: ",") + "]\n"
+    }
+
+    /// Oldest day first, as in JSON.
+    static func csv(_ trend: [DailyTrend]) -> String {
+        guard let first = trend.first else { return "" }
+        let header = cells(first).map(\.0).joined(separator: ",")
+        return ([header] + trend.map { cells($0).map(\.1.csv).joined(separator: ",") }).joined(separator: "\n") + "\n"
     }
 }
