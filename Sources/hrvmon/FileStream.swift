@@ -53,10 +53,12 @@ struct FileStream {
         return nil
     }
 
-    /// One message to stderr, written at once.
+    /// One message on standard error, written at once; whatever it quotes from outside is shown,
+    /// not obeyed.
     static func printError(_ text: String) {
         var stream = FileStream(descriptor: STDERR_FILENO)
-        stream.write(text.hasSuffix("\n") ? text : text + "\n")
+        let safe = TerminalText.escaped(text)
+        stream.write(safe.hasSuffix("\n") ? safe : safe + "\n")
         stream.flush()
     }
 }

@@ -72,6 +72,24 @@ import Testing
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
+    /// Bytes from the file that a terminal would obey (ESC sequences, BEL, C1 controls, bidi
+    /// overrides) are shown escaped in the message, never written raw.
+    @Test(arguments: [
+        ("800\n\u{1B}[2J\u{1B}]0;owned\u{07}\n", #"input.txt:2: '\x1B[2J\x1B]0;owned\x07' is not a number"#),
+        ("800\n\u{9B}31m\u{08}\r\n", #"input.txt:2: '\u{9B}31m\x08' is not a number"#),
+        ("800\n\u{202E}008\n", #"input.txt:2: '\u{202E}008' is not a number"#),
+    ])
+    func controlBytesInInputAreEscaped(input: String, message: String) throws {
+        let file = try Hrvmon.temporaryFile(input)
+        let result = try Hrvmon.run(["analyze", file.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "\(result.stderr.debugDescription)")
+        let raw = result.stderr.unicodeScalars.filter {
+            ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value)
+        }
+        #expect(raw.isEmpty, "\(result.stderr.debugDescription)")
+    }
+
     @Test func missingFileAndBadOptionsExitTwo() throws {
         let missing = try Hrvmon.run(["analyze", "/nonexistent/rr.txt"])
         #expect(missing.status == 2)
