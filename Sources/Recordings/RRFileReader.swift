@@ -35,6 +35,7 @@ public enum RRFileReader {
         var isCSV = false
         var column = 0
         var fieldCount = 1
+        var header: (line: Int, names: [String]) = (0, [])
         var delimiter = UInt8(ascii: ",")
         var effectiveUnit = unit
 
@@ -67,6 +68,7 @@ public enum RRFileReader {
                     }
                     column = match.0
                     fieldCount = names.count
+                    header = (lineNumber, names)
                     if match.2 != .ms { effectiveUnit = match.2 }
                     layout = .csv(column: match.1)
                     isCSV = true
@@ -80,9 +82,13 @@ public enum RRFileReader {
             if isCSV {
                 let fields = split(line, on: delimiter)
                 guard fields.count == fieldCount else {
+                    let found = fields.map { String(decoding: unquoted($0), as: UTF8.self) }
+                    let separator = delimiter == UInt8(ascii: "\t") ? "tabs" : "'\(Character(Unicode.Scalar(delimiter)))'"
                     throw RecordingError(
                         source: source, line: lineNumber,
-                        problem: "expected \(fieldCount) fields, found \(fields.count)")
+                        problem: "\(found.count) \(found.count == 1 ? "field" : "fields") (\(found.joined(separator: ", "))) "
+                            + "where the header on line \(header.line) has \(fieldCount) (\(header.names.joined(separator: ", ")))",
+                        hint: "every row needs one value per header column, separated by \(separator)")
                 }
                 token = unquoted(fields[column])
             } else {

@@ -34,7 +34,8 @@ struct Analyze: ParsableCommand {
     @Flag(help: "Print the rolling windows over time instead of the whole-recording summary.")
     var series = false
 
-    @Option(help: "With --series: seconds between rows (0: a row per beat).")
+    // Unconditional, so `--step -5` is refused for what it is rather than as a missing value.
+    @Option(parsing: .unconditional, help: "With --series: seconds between rows (0: a row per beat).")
     var step: Double = 5
 
     @Option(name: .customLong("rmssd-window"), help: "Rolling RMSSD window, seconds (default: window.rmssd_seconds, 60).")
@@ -65,7 +66,11 @@ struct Analyze: ParsableCommand {
             guard let value else { continue }
             guard value >= 5, value <= 3600 else { throw ValidationError("\(name) must be 5–3600 seconds") }
         }
-        guard step >= 0 else { throw ValidationError("--step must be 0 or more seconds") }
+        guard step >= 0 else { throw ValidationError("--step must be 0 or more seconds, not \(Formatting.fixed(step, digits: 0))") }
+        for span in exercises where span.end <= span.start {
+            throw ValidationError(
+                "--exercise \(span.text): the end (\(Formatting.fixed(span.end, digits: 0)) s) must come after the start (\(Formatting.fixed(span.start, digits: 0)) s)")
+        }
     }
 
     func run() throws {
@@ -149,12 +154,16 @@ extension Analyze {
 struct ExerciseSpan: ExpressibleByArgument {
     var start: Double
     var end: Double
+    /// As the user wrote it.
+    var text: String
 
+    /// Two seconds from the first beat; their order is checked by the command, with its message.
     init?(argument: String) {
         let parts = argument.split(separator: ":").map { Double($0) }
-        guard parts.count == 2, let start = parts[0], let end = parts[1], start >= 0, end > start else { return nil }
+        guard parts.count == 2, let start = parts[0], let end = parts[1], start >= 0, start.isFinite, end.isFinite else { return nil }
         self.start = start
         self.end = end
+        text = argument
     }
 }
 

@@ -90,6 +90,18 @@ import Testing
         #expect(raw.isEmpty, "\(result.stderr.debugDescription)")
     }
 
+    /// A bad value is named with what is wrong, not as a parse failure or a missing value.
+    @Test(arguments: [
+        (["--exercise", "480:360"], "--exercise 480:360: the end (360 s) must come after the start (480 s)"),
+        (["--series", "--step", "-5"], "--step must be 0 or more seconds, not -5"),
+    ])
+    func badValuesSayWhatIsWrong(options: [String], message: String) throws {
+        let result = try Hrvmon.run(["analyze"] + options + [mitbih])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
     @Test func missingFileAndBadOptionsExitTwo() throws {
         let missing = try Hrvmon.run(["analyze", "/nonexistent/rr.txt"])
         #expect(missing.status == 2)

@@ -57,7 +57,8 @@ import Testing
         #expect(error("800\n12.5.1\n")?.line == 2)
         #expect(error("800\n1e\n")?.line == 2)
         #expect(error("800 810\n")?.line == 1)
-        #expect(error("rr,x\n800,1\n810\n")?.problem == "expected 2 fields, found 1")
+        #expect(error("rr,x\n800,1\n810\n")?.problem == "1 field (810) where the header on line 1 has 2 (rr, x)")
+        #expect(error("rr,x\n800,1\n810\n")?.hint == "every row needs one value per header column, separated by ','")
     }
 
     @Test func missingColumnListsWhatWasFound() throws {
