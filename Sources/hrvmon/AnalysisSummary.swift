@@ -74,6 +74,8 @@ struct AnalysisSummary {
         object.add("sd1_ms", metrics?.sd1)
         object.add("sd2_ms", metrics?.sd2)
         object.add("sd1_sd2", metrics?.sd1sd2)
+        // The keys whose values this recording is too short for (empty when long enough).
+        object.addStrings("unreliable", MinimumLength.unmet(bySeconds: totals.durationSeconds).flatMap(\.keys))
         object.add("artifacts", artifactsObject)
         object.add("corrected_pct", totals.correctedPercent)
         object.add("correction", correction == nil ? "none" : "kubios-causal")
@@ -133,6 +135,9 @@ struct AnalysisSummary {
         lines.append("  RMSSD        \(fixed(metrics?.rmssd, 1, " ms"))  (ln RMSSD \(fixed(metrics?.lnRMSSD, 2)))")
         lines.append("  pNN50        \(fixed(metrics?.pnn50, 1, " %"))  (of all N intervals, as NeuroKit2; pNN20 \(fixed(metrics?.pnn20, 1, " %")))")
         lines.append("  SD1 / SD2    \(fixed(metrics?.sd1, 1, " ms")) / \(fixed(metrics?.sd2, 1, " ms"))  (Poincaré; SDSD \(fixed(metrics?.sdsd, 1, " ms")))")
+        for short in MinimumLength.unmet(bySeconds: totals.durationSeconds) {
+            lines.append("  Unreliable   \(short.metrics): \(Formatting.duration(totals.durationSeconds)) of beats, needs at least \(Formatting.duration(short.seconds))")
+        }
         if let baseline {
             lines.append("  Baseline     resting HR \(fixed(baseline.restingHR, 1, " bpm")), ln RMSSD \(fixed(baseline.lnRMSSDMean, 2)) ± \(fixed(baseline.lnRMSSDSD, 2)) (\(baseline.source.rawValue))")
             let stress = episodes.filter { $0.kind == .stress }

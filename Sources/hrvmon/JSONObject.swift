@@ -77,4 +77,8 @@ extension JSONObject {
     mutating func addIntegers(_ name: String, _ values: [Int]) {
         addRaw(name, "[" + values.map(String.init).joined(separator: ",") + "]")
     }
+
+    mutating func addStrings(_ name: String, _ values: [String]) {
+        addRaw(name, "[" + values.map(JSONObject.quoted).joined(separator: ",") + "]")
+    }
 }

@@ -102,6 +102,19 @@ import Testing
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
+    /// Two beats still give an RMSSD, but the output says it means nothing yet.
+    @Test func tooShortForTheMetricsIsSaid() throws {
+        let short = try Hrvmon.run(["analyze", "-"], stdin: "800\n810\n812\n")
+        #expect(short.status == 0)
+        #expect(short.stdout.contains("Unreliable   RMSSD, SDSD, SD1 and pNN50/pNN20: 2 s of beats, needs at least 1 min 00 s"), "\(short.stdout)")
+        #expect(short.stdout.contains("Unreliable   SDNN, CVNN and SD2:"))
+        let json = try #require(try Hrvmon.run(["analyze", "--format", "json", "-"], stdin: "800\n810\n812\n").json)
+        #expect((json["unreliable"] as? [String])?.contains("rmssd_ms") == true)
+        let fiveMinutes = try #require(try Hrvmon.run(["analyze", "--format", "json", mitbih]).json)
+        #expect((fiveMinutes["unreliable"] as? [String]) == [])
+        #expect(!(try Hrvmon.run(["analyze", mitbih]).stdout.contains("Unreliable")))
+    }
+
     @Test func missingFileAndBadOptionsExitTwo() throws {
         let missing = try Hrvmon.run(["analyze", "/nonexistent/rr.txt"])
         #expect(missing.status == 2)
