@@ -6,7 +6,7 @@ extension ObjectTree {
     public func poweredAdapter(named name: String?) -> Result<Adapter, LinkStatus> {
         guard let adapter = adapter(named: name) else {
             return .failure(LinkStatus(.noAdapter, name.map { "no adapter \($0): `bluetoothctl list` shows the adapters there are" }
-                ?? "no Bluetooth adapter: plug one in, or check `rfkill list`"))
+                ?? "no Bluetooth adapter: plug one in, or check `rfkill list` (`rfkill unblock bluetooth`)"))
         }
         guard adapter.isPowered else {
             return .failure(LinkStatus(.adapterOff, "adapter \(adapter.name) is powered off: `bluetoothctl power on`"))
@@ -18,7 +18,9 @@ extension ObjectTree {
 extension LinkStatus: Error {
     /// bluetoothd absent from the bus.
     static func unavailable(_ error: DBusError) -> LinkStatus {
-        LinkStatus(.bluetoothUnavailable, "bluetoothd is not on the system bus (\(error.name)): start it with `systemctl start bluetooth`")
+        LinkStatus(
+            .bluetoothUnavailable,
+            "bluetoothd is not on the system bus (\(error.name)): start it with `sudo systemctl enable --now bluetooth` (Debian: `sudo apt install bluez` first if it is missing)")
     }
 
     /// The same status, for a caller that waits for it to change.

@@ -15,7 +15,11 @@ final class SystemBus {
         do {
             connection = try Connection.system(loop: loop)
         } catch {
-            FileStream.printError("hrvmon: cannot reach the system D-Bus (\(error)): is dbus running? `systemctl status dbus`")
+            FileStream.printError("""
+                hrvmon: cannot reach the system D-Bus (\(error)): hrvmon talks to bluetoothd through it.
+                  On Debian: `sudo apt install dbus bluez`, then `sudo systemctl enable --now dbus bluetooth`;
+                  `hrvmon doctor` checks the whole chain (bus, bluetoothd, adapter, rfkill, permissions).
+                """)
             throw ExitCode(1)
         }
         client = BlueZClient(connection: connection)

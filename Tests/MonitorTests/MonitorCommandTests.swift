@@ -320,7 +320,7 @@ import Testing
         let fake = try FakeBluetooth(config)
         defer { fake.stop() }
         let monitor = try Self.monitor(fake)
-        #expect(monitor.link("no_adapter")?["detail"] as? String == "no Bluetooth adapter: plug one in, or check `rfkill list`; waiting")
+        #expect(monitor.link("no_adapter")?["detail"] as? String == "no Bluetooth adapter: plug one in, or check `rfkill list` (`rfkill unblock bluetooth`); waiting")
         monitor.signal(SIGINT)
         #expect(monitor.waitForExit() == 0)
         let scan = try LiveProcess(["scan", "--timeout", "1"], environment: fake.environment)
@@ -335,7 +335,7 @@ import Testing
         fake.stopFake()
         let monitor = try Self.monitor(fake)
         #expect(monitor.link("bluetooth_unavailable")?["detail"] as? String
-            == "bluetoothd is not on the system bus (org.freedesktop.DBus.Error.ServiceUnknown): start it with `systemctl start bluetooth`; waiting")
+            == "bluetoothd is not on the system bus (org.freedesktop.DBus.Error.ServiceUnknown): start it with `sudo systemctl enable --now bluetooth` (Debian: `sudo apt install bluez` first if it is missing); waiting")
         let scan = try LiveProcess(["scan", "--timeout", "1"], environment: fake.environment)
         #expect(scan.waitForExit() == 1)
         #expect(scan.stderr.contains("bluetoothd is not on the system bus"))

@@ -5,6 +5,16 @@ import Testing
 @Suite(.serialized) struct ScanCommandTests {
     static let tickr = FakeBluetooth.Device(address: "C8:4A:2B:00:00:02", name: "TICKR 1A2B", rssi: -75, services: ["180d"])
 
+    /// A machine without a system bus (no dbus, no BlueZ): scan says what to install and start.
+    @Test func withoutASystemBusSaysWhatToInstall() throws {
+        let scan = try LiveProcess(
+            ["scan", "--timeout", "1"], environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/system_bus_socket"])
+        #expect(scan.waitForExit() == 1)
+        #expect(scan.stderr.contains("cannot reach the system D-Bus"), "\(scan.stderr)")
+        #expect(scan.stderr.contains("`sudo apt install dbus bluez`, then `sudo systemctl enable --now dbus bluetooth`"))
+        #expect(scan.stderr.contains("`hrvmon doctor`"))
+    }
+
     @Test func listsOnlyHeartRateSensorsWithTheirSignal() throws {
         var config = FakeBluetooth.Config()
         config.devices += [Self.tickr]
