@@ -73,3 +73,5 @@ uninstall:
 man:
 	$(SWIFT) package --allow-writing-to-directory man generate-manual --configuration debug \
 		--date $$(git log -1 --format=%cs 2>/dev/null || date +%F) --output-directory man
+	# A blank line is not a paragraph break in mdoc (groff warns "Empty input line"): make it one.
+	sed -i 's/^$$/.Pp/' man/hrvmon.1

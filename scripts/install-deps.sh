@@ -6,8 +6,8 @@ set -euo pipefail
 
 # dbus-daemon, python3-dbus and python3-gi run the fake bluetoothd the BlueZ tests talk to;
 # chromium renders the HTML reports headless in their tests; make runs `make install` in a test,
-# and systemd's systemd-analyze verifies the user unit.
-packages=(pkg-config libdbus-1-dev libbluetooth-dev tmux dbus-daemon python3-dbus python3-gi chromium make systemd)
+# systemd's systemd-analyze verifies the user unit, and groff lints the manual page.
+packages=(pkg-config libdbus-1-dev libbluetooth-dev tmux dbus-daemon python3-dbus python3-gi chromium make systemd groff-base)
 if [ $# -gt 0 ]; then packages=("$@"); fi
 
 missing=()

@@ -14,7 +14,7 @@ struct Analyze: ParsableCommand {
             rr_s (seconds) or rr_1024 (1/1024 s). Use - for standard input.
 
             Zero, negative or non-numeric values are errors (exit status 2, naming the line). \
-            Single values outside 100–4000 ms (15–600 bpm) cannot be one heartbeat: they are kept in the \
+            Single values outside 100 to 4000 ms (15 to 600 bpm) cannot be one heartbeat: they are kept in the \
             timeline, counted as 'implausible' artifacts and left out of the metrics; with \
             --no-correction every value is used as given.
             """)

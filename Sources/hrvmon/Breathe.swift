@@ -16,7 +16,7 @@ struct Breathe: ParsableCommand {
     @Option(help: "resonance, box, 4-7-8 or IN-HOLD-OUT[-HOLD] seconds (default: breathing.pattern, resonance).")
     var pattern: String?
 
-    @Option(help: "Breaths per minute for the resonance pattern, 3–12 (default: breathing.rate, 6).")
+    @Option(help: "Breaths per minute for the resonance pattern, 3 to 12 (default: breathing.rate, 6).")
     var rate: Double?
 
     @Option(help: "Length of the exercise in minutes (default: breathing.minutes, 5).")

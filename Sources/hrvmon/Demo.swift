@@ -10,8 +10,8 @@ struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "See hrvmon at work without a strap: a simulated session through the live pipeline and dashboard.",
         discussion: """
-            Plays the bundled scenario — 3 min of rest (the session baseline is calibrated on it), 3 min \
-            of mental stress, 2 min of paced breathing, 2 min of recovery, with three ectopic beats — as a \
+            Plays the bundled scenario: 3 min of rest (the session baseline is calibrated on it), 3 min \
+            of mental stress, 2 min of paced breathing and 2 min of recovery, with three ectopic beats, as a \
             strap sends it, a notification a second, through exactly what `monitor` runs, --speed times \
             faster than real time. At the default speed the stress prompt comes about half a minute in. \
             In the breathing segment the demo takes the exercise for you (or press b earlier), and its \
@@ -30,7 +30,7 @@ struct Demo: ParsableCommand {
     @Option(help: "Random seed of the simulation.")
     var seed: UInt64 = 1
 
-    @Option(help: "A preset (demo, stress-test, workout, …) or a segment list as `hrvmon simulate` takes.")
+    @Option(help: "A preset (demo, stress-test, workout...) or a segment list as `hrvmon simulate` takes.")
     var scenario = "demo"
 
     @Option(help: "Stop after this many seconds of the session (simulated time).")

@@ -22,7 +22,7 @@ struct Report: ParsableCommand {
     @Argument(help: "Session id, unique id prefix, or session file path.")
     var session: String?
 
-    @Option(help: "Report the last N days (1–366) instead of one session.")
+    @Option(help: "Report the last N days (1 to 366) instead of one session.")
     var days: Int?
 
     @Option(name: .shortAndLong, help: ArgumentHelp(

@@ -167,4 +167,23 @@ import Testing
         #expect(missing.isEmpty, "man/hrvmon.1 is stale (run `make man`): missing \(missing)")
         #expect(manual.contains(".It Em doctor\n"))
     }
+
+    /// swift-argument-parser's manual generator drops every non-ASCII character ("100–4000" came
+    /// out as "1004000"), so the help it is made from stays ASCII, and the page says what it means.
+    @Test func manualPageKeepsWhatTheHelpSays() throws {
+        let dump = try Hrvmon.run(["--experimental-dump-help"]).stdout
+        let foreign = Set(dump.unicodeScalars.filter { !$0.isASCII }.map(String.init))
+        #expect(foreign.isEmpty, "non-ASCII in the help the manual is generated from: \(foreign)")
+        let manual = try String(contentsOfFile: Self.repository + "/man/hrvmon.1", encoding: .utf8)
+        #expect(manual.contains("outside 100 to 4000 ms (15 to 600 bpm)"))
+        #expect(manual.contains("ln RMSSD mean +/- SD"))
+    }
+
+    /// The page renders without a warning from groff's mdoc macros (scripts/install-deps.sh
+    /// installs groff-base).
+    @Test func manualPageLintsClean() throws {
+        let lint = try Self.run("/usr/bin/groff", ["-mandoc", "-ww", "-z", Self.repository + "/man/hrvmon.1"])
+        #expect(lint.status == 0)
+        #expect(lint.text.isEmpty, "\(lint.text)")
+    }
 }

@@ -7,7 +7,7 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Export sessions as RR lists (Kubios, Elite HRV), CSV or the session's JSON Lines.",
         discussion: """
-            rr: one RR interval in milliseconds per line, exact (800 strap ticks → 781.25), the format \
+            rr: one RR interval in milliseconds per line, exact (800 strap ticks: 781.25), the format \
             Kubios and Elite HRV import; csv: one row per beat; jsonl: the session file itself. \
             --corrected exports the artifact-corrected timeline instead of the intervals as received. \
             Exported files are created 0600: they hold health data.

@@ -7,9 +7,9 @@ struct History: ParsableCommand {
         abstract: "Daily trends: resting HR and ln RMSSD against your normal range, stress minutes, sessions.",
         discussion: """
             Resting values come from each session's first minutes (and `hrvmon baseline add`). A day's \
-            normal range is the personal baseline of the days before it (baseline.days): ln RMSSD mean ± SD, \
-            resting HR ± \(Formatting.fixed(DailyTrend.heartRateMargin, digits: 0)) bpm. Days outside it are \
-            flagged ↓ or ↑.
+            normal range is the personal baseline of the days before it (baseline.days): ln RMSSD mean +/- SD, \
+            resting HR +/- \(Formatting.fixed(DailyTrend.heartRateMargin, digits: 0)) bpm. Days outside it are \
+            flagged (shown as down and up arrows).
             """)
 
     @Option(help: "Days to show, today included.")
