@@ -115,6 +115,15 @@ import Testing
         #expect(!(try Hrvmon.run(["analyze", mitbih]).stdout.contains("Unreliable")))
     }
 
+    /// A refused option ends the command before it reads its input: with megabytes still coming
+    /// on standard input it exits 2 at once (and the harness feeding it survives the broken pipe).
+    @Test func badOptionWithLargeInputExitsAtOnce() throws {
+        let large = String(repeating: "812\n", count: 2_000_000)
+        let result = try Hrvmon.run(["analyze", "--format", "xml", "-"], stdin: large)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("xml"))
+    }
+
     @Test func missingFileAndBadOptionsExitTwo() throws {
         let missing = try Hrvmon.run(["analyze", "/nonexistent/rr.txt"])
         #expect(missing.status == 2)

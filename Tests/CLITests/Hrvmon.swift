@@ -26,7 +26,8 @@ enum Hrvmon {
         stdout: String? = nil
     ) throws -> Result {
         // A command that exits before reading all of its input (bad input is refused at once)
-        // must fail its test, not kill the test process with SIGPIPE as we write the rest.
+        // must fail its test, not kill the test process with SIGPIPE as we write the rest (the
+        // write then fails with EPIPE, below).
         signal(SIGPIPE, SIG_IGN)
         let process = Process()
         process.executableURL = executable
@@ -59,13 +60,20 @@ enum Hrvmon {
         // Fed from another thread too, so a command that writes before it has read everything
         // cannot deadlock against us.
         let writer = input.fileHandleForWriting
+        let fed = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            if let stdin { writer.write(Data(stdin.utf8)) }
+            defer { fed.signal() }
+            // The throwing write: a command that has already exited makes it fail with EPIPE,
+            // which the non-throwing `write(_:)` turns into a fatal error of the test process.
+            if let stdin { try? writer.write(contentsOf: Data(stdin.utf8)) }
             try? writer.close()
         }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         drained.wait()
         process.waitUntilExit()
+        // Nothing of this run may still be writing when the test goes on.
+        try? input.fileHandleForReading.close()
+        fed.wait()
         return Result(
             status: process.terminationStatus,
             stdout: String(decoding: outputData, as: UTF8.self),
