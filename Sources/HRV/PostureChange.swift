@@ -50,8 +50,15 @@ struct PostureChange {
             }
             return nil
         }
-        let earlier = history.filter { $0.time <= time - 15 }.map(\.heartRate)
-        guard history.first.map({ time - $0.time >= 20 }) == true, let low = earlier.min(), let high = earlier.max() else { return nil }
+        // The range of heart rate 15–25 s ago; the history is in time order. (A loop, not a
+        // filtered copy: this runs on every beat.)
+        guard let oldest = history.first, time - oldest.time >= 20 else { return nil }
+        var (low, high) = (Double.infinity, -Double.infinity)
+        for entry in history {
+            if entry.time > time - 15 { break }
+            (low, high) = (min(low, entry.heartRate), max(high, entry.heartRate))
+        }
+        guard low <= high else { return nil }
         if heartRate - low >= step {
             rise = (time, low, heartRate)
         } else if high - heartRate >= step {

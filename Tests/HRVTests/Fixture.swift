@@ -17,6 +17,21 @@ enum Fixture {
     static func reference(_ name: String) throws -> NeuroKitReference {
         try JSONDecoder().decode(NeuroKitReference.self, from: Data(contentsOf: url(name + ".reference.json")))
     }
+
+    /// NeuroKit2 variability and Poincaré values, from `<name>.reference.variability.json`.
+    static func variabilityReference(_ name: String) throws -> VariabilityReference {
+        try JSONDecoder().decode(VariabilityReference.self, from: Data(contentsOf: url(name + ".reference.variability.json")))
+    }
+}
+
+/// What make_variability_reference.py writes.
+struct VariabilityReference: Decodable {
+    var SDSD: Double
+    var CVNN: Double
+    var pNN20: Double
+    var SD1: Double
+    var SD2: Double
+    var SD1SD2: Double
 }
 
 struct NeuroKitReference: Decodable {

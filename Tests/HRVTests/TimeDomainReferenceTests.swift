@@ -1,4 +1,3 @@
-import Foundation
 import HRV
 import Testing
 
@@ -29,8 +28,7 @@ import Testing
     /// (make_variability_reference.py).
     @Test(arguments: ["mitbih_nsr_5min", "mitbih_nsr_30min"])
     func variabilityAndPoincareEqualNeuroKit(name: String) throws {
-        let reference = try JSONDecoder().decode(
-            VariabilityReference.self, from: Data(contentsOf: Fixture.url(name + ".reference.variability.json")))
+        let reference = try Fixture.variabilityReference(name)
         var configuration = HRVPipeline.Configuration()
         configuration.correction = nil
         let metrics = try #require(process(try Fixture.intervals(name), configuration: configuration).pipeline.recording.metrics)
@@ -54,13 +52,3 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// What make_variability_reference.py writes.
-struct VariabilityReference: Decodable {
-    var SDSD: Double
-    var CVNN: Double
-    var pNN20: Double
-    var SD1: Double
-    var SD2: Double
-    var SD1SD2: Double
-}
