@@ -1,5 +1,5 @@
+import Platform
 import DBus
-import Glibc
 
 /// Keeps one heart-rate sensor connected and notifying, whatever BlueZ and the radio do: finds it
 /// (discovering when needed), connects, waits for ServicesResolved, subscribes to 0x2A37 with
@@ -343,7 +343,7 @@ public final class HeartRateLink {
         client.call(characteristic.path, BlueZNames.gattCharacteristic, "AcquireNotify", [.properties([:])]) { [weak self] result in
             let descriptor = (try? result.get())?.first?.unixFD
             guard let self, epoch == self.epoch, !self.isStopping, case .acquiring = self.subscription else {
-                if let descriptor { close(descriptor) }
+                if let descriptor { Descriptor.close(descriptor) }
                 return
             }
             switch result {
@@ -353,7 +353,7 @@ public final class HeartRateLink {
                     return self.subscriptionFailed("AcquireNotify", DBusError(name: DBusError.invalidArguments, message: "no descriptor in the reply"))
                 }
                 let mtu = values.dropFirst().first?.integer ?? 512
-                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+                Descriptor.setNonBlocking(descriptor)
                 let source = self.loop.watch(descriptor) { [weak self] events in self?.readAcquired(descriptor, events) }
                 self.subscription = .acquired(descriptor: descriptor, source: source, mtu: max(mtu, 23))
                 self.confirmSubscribed(device)
@@ -392,18 +392,15 @@ public final class HeartRateLink {
     /// read is end of file, so queued datagrams are drained first and beats are not lost.
     private func readAcquired(_ descriptor: Int32, _ events: Int16) {
         guard case .acquired(let current, let source, let mtu) = subscription, current == descriptor else { return }
-        var buffer = [UInt8](repeating: 0, count: mtu)
-        let hungUp = events & Int16(POLLHUP | POLLERR) != 0
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if count < 0 { break }
-            if count == 0 && hungUp { break }
-            deliver(Array(buffer[0..<count]))
-            if count == 0 { return }
+        let hungUp = Descriptor.isHangUp(events)
+        while let packet = Descriptor.receivePacket(descriptor, upTo: mtu) {
+            if packet.isEmpty && hungUp { break }
+            deliver(packet)
+            if packet.isEmpty { return }
         }
         guard hungUp else { return }
         source.cancel()
-        close(descriptor)
+        Descriptor.close(descriptor)
         subscription = .none
         onEvent(.gap)
         // Usually the link went down and its PropertiesChanged is on its way: acquiring again at
@@ -531,7 +528,7 @@ public final class HeartRateLink {
     private func closeAcquiredSocket() {
         guard case .acquired(let descriptor, let source, _) = subscription else { return }
         source.cancel()
-        close(descriptor)
+        Descriptor.close(descriptor)
         subscription = .none
     }
 

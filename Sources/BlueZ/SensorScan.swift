@@ -1,3 +1,4 @@
+import Platform
 import DBus
 
 /// Discovers heart-rate sensors on one adapter for a while and reports what was seen.

@@ -1,3 +1,4 @@
+import Platform
 import CDBus
 import Glibc
 

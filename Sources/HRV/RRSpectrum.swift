@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import RealModule
 
 /// The power spectrum of a stretch of NN intervals, as the frequency-domain HRV tools compute it
 /// (Task Force 1996; Kubios and NeuroKit2 defaults): the tachogram — each interval placed at the
@@ -39,7 +37,7 @@ public struct RRSpectrum: Equatable, Sendable {
         let n = Double(sampleCount)
         var windowPower = 0.0
         for index in 0..<sampleCount {
-            let w = 0.5 - 0.5 * cos(2 * Double.pi * Double(index) / (n - 1))
+            let w = 0.5 - 0.5 * Double.cos(2 * Double.pi * Double(index) / (n - 1))
             samples[index] *= w
             windowPower += w * w
         }
@@ -50,7 +48,7 @@ public struct RRSpectrum: Equatable, Sendable {
         while f <= band.upperBound + 1e-12 {
             // |Σ x[n] e^{-iωn}|² by the Goertzel recurrence: one multiplication per sample and
             // frequency (the detector reads a spectrum every 10 s of a day-long file).
-            let coefficient = 2 * cos(2 * Double.pi * f / Self.sampleRate)
+            let coefficient = 2 * Double.cos(2 * Double.pi * f / Self.sampleRate)
             var (previous, beforePrevious) = (0.0, 0.0)
             for value in samples {
                 (previous, beforePrevious) = (value + coefficient * previous - beforePrevious, previous)

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import RealModule
 
 /// What stress is judged against at a moment: the rolling resting reference once it has a
 /// minute of samples, the baseline before.
@@ -16,5 +14,5 @@ public struct ReferenceLevel: Equatable, Sendable {
         self.isRolling = isRolling
     }
 
-    public var rmssd: Double { exp(lnRMSSD) }
+    public var rmssd: Double { Double.exp(lnRMSSD) }
 }

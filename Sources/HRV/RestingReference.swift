@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import RealModule
 
 /// The rolling reference stress is judged against: where RMSSD and heart rate have sat in the
 /// last half hour of judged time. A fixed baseline fails a long recording — the night's RMSSD
@@ -26,7 +24,7 @@ struct RestingReference {
     /// ln of the 60th percentile of RMSSD and the 40th percentile of heart rate; nil when empty.
     var level: (lnRMSSD: Double, heartRate: Double)? {
         guard let rmssd = rmssd.quantile(0.6), rmssd > 0, let heartRate = heartRate.quantile(0.4) else { return nil }
-        return (log(rmssd), heartRate)
+        return (Double.log(rmssd), heartRate)
     }
 
     /// Median resting breathing rate, breaths per minute.
@@ -35,7 +33,7 @@ struct RestingReference {
     mutating func add(lnRMSSD ln: Double, heartRate rate: Double, breathingRate breaths: Double?, at time: Double) {
         guard time >= nextSample else { return }
         nextSample = time + Self.spacing
-        rmssd.push(exp(ln))
+        rmssd.push(Double.exp(ln))
         heartRate.push(rate)
         if let breaths { breathing.push(breaths) }
     }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Quantiles of the last `capacity` non-negative values pushed, kept sorted so a quantile is O(1)
 /// and an update is two binary searches and one shift between the leaving and the arriving
@@ -40,12 +35,12 @@ struct SlidingQuantiles {
             var target = full && key > leaving
                 ? Self.firstIndex(notBelow: key, in: sorted, from: free + 1, to: count)
                 : Self.firstIndex(notBelow: key, in: sorted, from: 0, to: free)
-            // Shift the run between the free slot and the target by one, in one memmove.
+            // Shift the run between the free slot and the target by one (update handles the overlap).
             if target > free {
                 target -= 1
-                memmove(base + free, base + free + 1, (target - free) * MemoryLayout<UInt64>.stride)
+                (base + free).update(from: base + free + 1, count: target - free)
             } else if target < free {
-                memmove(base + target + 1, base + target, (free - target) * MemoryLayout<UInt64>.stride)
+                (base + target + 1).update(from: base + target, count: free - target)
             }
             base[target] = key
         }

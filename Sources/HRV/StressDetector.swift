@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import RealModule
 
 /// Turns the pipeline's windows into a state, a 0–100 level and stress/activity episodes.
 ///
@@ -138,7 +136,7 @@ public struct StressDetector {
         if update.beat.isUsable { recent.append(time: time, milliseconds: update.beat.interval.milliseconds) }
         let window = update.rmssdWindow
         let usable = sensorContact && window.isFilled && window.correctedShare <= configuration.maximumCorrectedShare
-        let lnRMSSD = usable ? window.statistics.rmssd.flatMap { $0 > 0 ? log($0) : nil } : nil
+        let lnRMSSD = usable ? window.statistics.rmssd.flatMap { $0 > 0 ? Double.log($0) : nil } : nil
         let heartRate = usable ? window.statistics.meanHR : nil
         if time >= nextBreathingEstimate {
             readBreathing(restingLnRMSSD: referenceLevel?.lnRMSSD ?? lnRMSSD)
@@ -199,7 +197,7 @@ public struct StressDetector {
         guard let lnRMSSD, let heartRate, let z, let aboveRest else { return judged }
         let level = min(100, max(0, 25 + 50 * (referenceLn - lnRMSSD) + 0.5 * max(0, aboveRest)))
         let reason = StressReason(
-            rmssdChange: exp(lnRMSSD - referenceLn) - 1, rmssd: exp(lnRMSSD), referenceRMSSD: exp(referenceLn),
+            rmssdChange: Double.exp(lnRMSSD - referenceLn) - 1, rmssd: Double.exp(lnRMSSD), referenceRMSSD: Double.exp(referenceLn),
             heartRateAboveRest: aboveRest, breathingRate: breathingRate)
         let wasOpen = openStress != nil
         // The median of the last half minute's estimates: speech makes single ones jump.
@@ -231,7 +229,7 @@ public struct StressDetector {
             (breathingRate, pacedBreathing) = (nil, false)
             return
         }
-        pacedBreathing = estimate.isSlow && restingLnRMSSD.map { estimate.peakPower >= exp(2 * $0) } == true
+        pacedBreathing = estimate.isSlow && restingLnRMSSD.map { estimate.peakPower >= Double.exp(2 * $0) } == true
         let rate = pacedBreathing ? estimate.rate : estimate.spontaneousRate
         breathingRate = rate
         breathingRates = Array((breathingRates + [rate]).suffix(3))

@@ -33,7 +33,7 @@ public struct TimeDomainMetrics: Equatable, Sendable {
         self.meanHR = meanHR
     }
 
-    public var lnRMSSD: Double? { rmssd.flatMap { $0 > 0 ? log($0) : nil } }
+    public var lnRMSSD: Double? { rmssd.flatMap { $0 > 0 ? Double.log($0) : nil } }
     /// SDNN / MeanNN.
     public var cvnn: Double? { sdnn.map { $0 / meanNN } }
     public var sd1sd2: Double? {
@@ -42,10 +42,4 @@ public struct TimeDomainMetrics: Equatable, Sendable {
     }
 }
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RealModule

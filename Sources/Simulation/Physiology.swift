@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RealModule
 
 /// How a kind of segment distributes its beat-to-beat variability, and how
 /// fast the body moves toward it.
@@ -123,9 +117,9 @@ struct Calibration: Equatable {
         let quant = 0.5 * Physiology.tick * Physiology.tick
         var mayer = p.mayerFactor * r
         var slow = p.slowSD
-        let sm = sin(Double.pi * Physiology.mayerFrequency * T)
+        let sm = Double.sin(Double.pi * Physiology.mayerFrequency * T)
         let slowRR = 60 / (hr * hr)  // s of RR per bpm
-        let ouShare = 2 * Physiology.slowTaus.reduce(0) { $0 + (1 - exp(-T / $1)) } / Double(Physiology.slowTaus.count)
+        let ouShare = 2 * Physiology.slowTaus.reduce(0) { $0 + (1 - Double.exp(-T / $1)) } / Double(Physiology.slowTaus.count)
         var cMayer = 2 * mayer * mayer * sm * sm
         var cSlow = ouShare * (slow * slowRR) * (slow * slowRR)
         // Leave at least 3 % of the variance to beat-to-beat jitter.
@@ -135,7 +129,7 @@ struct Calibration: Equatable {
             mayer *= k; slow *= k
             cMayer *= k * k; cSlow *= k * k
         }
-        let sr = max(abs(sin(Double.pi * f * T)), 0.25)
+        let sr = max(abs(Double.sin(Double.pi * f * T)), 0.25)
         // Varying breath depth adds variance: E[(1 + cv·z)²] = 1 + cv².
         let depth = (1 + p.breathDepthCV * p.breathDepthCV).squareRoot()
         let rsa = min((p.rsaShare * r2 / 2).squareRoot() / sr / depth, 0.3 * T)
@@ -163,11 +157,11 @@ struct GaussianSource {
         }
         let u1 = 1 - rng.nextUnit()  // (0, 1]
         let u2 = rng.nextUnit()
-        let radius = (-2 * log(u1)).squareRoot()
+        let radius = (-2 * Double.log(u1)).squareRoot()
         let angle = 2 * Double.pi * u2
-        spare = radius * sin(angle)
+        spare = radius * Double.sin(angle)
         hasSpare = true
-        return radius * cos(angle)
+        return radius * Double.cos(angle)
     }
 
     mutating func uniform() -> Double { rng.nextUnit() }

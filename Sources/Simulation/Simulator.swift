@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RealModule
 
 /// What one simulated RR interval is.
 public enum BeatLabel: String, Sendable, CaseIterable {
@@ -236,13 +230,13 @@ public struct Simulator: Sendable {
             var hrTau = p.hrTau
             var overshoot = 0.0
             if segments[segment].kind == .recovery {
-                targetHR += recoveryHRExcess * Physiology.recoverySlowHRShare * exp(-sinceStart / Physiology.recoverySlowHRTau)
-                hrvScale = 1 - recoveryHRVDeficit * exp(-sinceStart / Physiology.recoveryHRVTau)
+                targetHR += recoveryHRExcess * Physiology.recoverySlowHRShare * Double.exp(-sinceStart / Physiology.recoverySlowHRTau)
+                hrvScale = 1 - recoveryHRVDeficit * Double.exp(-sinceStart / Physiology.recoveryHRVTau)
             }
             if let change = postureChange, sinceStart < Physiology.postureSettling {
                 if change == .standing {
                     let x = sinceStart / Physiology.standingOvershootPeak
-                    overshoot = Physiology.standingOvershoot * x * exp(1 - x)
+                    overshoot = Physiology.standingOvershoot * x * Double.exp(1 - x)
                 } else {
                     hrTau = Physiology.sittingHRTau
                 }
@@ -259,8 +253,8 @@ public struct Simulator: Sendable {
             let aMayer = mayer * gain / (sinc(Double.pi * fm * period) * cubicGain(mayer / period))
             let level = base + overshoot + slowSD * slowZ.reduce(0, +) / Double(slowZ.count).squareRoot()
             @inline(__always) func rate(_ dt: Double) -> Double {
-                let h = level + aResp * sin(phiResp + twoPi * fr * dt)
-                    + aMayer * sin(phiMayer + twoPi * fm * dt)
+                let h = level + aResp * Double.sin(phiResp + twoPi * fr * dt)
+                    + aMayer * Double.sin(phiMayer + twoPi * fm * dt)
                 return min(max(h, Physiology.minHR), Physiology.maxHR)
             }
             // IPFM: solve ∫_t^{t+T} h/60 = 1 by fixed-point iteration with Simpson's rule.
@@ -285,14 +279,14 @@ public struct Simulator: Sendable {
             mayerZ = ar1(mayerZ, T / Physiology.mayerTau, &g)
 
             // First-order lags toward the current segment's targets.
-            let aHR = 1 - exp(-T / hrTau)
+            let aHR = 1 - Double.exp(-T / hrTau)
             // Vagal withdrawal (falling HRV) is faster than its return.
-            let aUp = 1 - exp(-T / p.ampTau)
-            let aDown = 1 - exp(-T / Physiology.withdrawalTau)
+            let aUp = 1 - Double.exp(-T / p.ampTau)
+            let aDown = 1 - Double.exp(-T / Physiology.withdrawalTau)
             @inline(__always) func lag(_ x: inout Double, _ target: Double) {
                 x += (target - x) * (target < x ? aDown : aUp)
             }
-            let aBr = 1 - exp(-T / Physiology.breathRateTau)
+            let aBr = 1 - Double.exp(-T / Physiology.breathRateTau)
             base += (targetHR - base) * aHR
             lag(&rsaRel, hrvScale * c.rsaRR / c.period)
             lag(&mayerRel, hrvScale * c.mayerRR / c.period)
@@ -335,7 +329,7 @@ public struct Simulator: Sendable {
             let mean = 60 / scenario.ectopicPerMinute
             var time = 0.0
             while true {
-                time += -log(1 - rng.nextUnit()) * mean
+                time += -Double.log(1 - rng.nextUnit()) * mean
                 if time >= total { break }
                 requests.append((time, .ectopic, 0.25 + 0.15 * rng.nextUnit()))
             }
@@ -382,7 +376,7 @@ public struct Simulator: Sendable {
 
 @inline(__always)
 private func sinc(_ x: Double) -> Double {
-    let s = abs(x) < 1e-6 ? 1 : sin(x) / x
+    let s = abs(x) < 1e-6 ? 1 : Double.sin(x) / x
     return max(s, 0.3)
 }
 
@@ -397,6 +391,6 @@ private func cubicGain(_ x: Double) -> Double {
 /// One step of a unit-variance AR(1) (Ornstein–Uhlenbeck) process.
 @inline(__always)
 private func ar1(_ z: Double, _ dtOverTau: Double, _ g: inout GaussianSource) -> Double {
-    let a = exp(-dtOverTau)
+    let a = Double.exp(-dtOverTau)
     return a * z + (1 - a * a).squareRoot() * g.next()
 }

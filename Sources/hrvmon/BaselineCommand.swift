@@ -1,5 +1,6 @@
+import RealModule
 import ArgumentParser
-import Glibc
+import Platform
 import HRV
 import Recordings
 import SessionLog
@@ -45,7 +46,7 @@ struct BaselineCommand: ParsableCommand {
                     values.add("resting_hr_bpm", baseline.restingHR)
                     values.add("ln_rmssd_mean", baseline.lnRMSSDMean)
                     values.add("ln_rmssd_sd", baseline.lnRMSSDSD)
-                    values.add("rmssd_ms", exp(baseline.lnRMSSDMean))
+                    values.add("rmssd_ms", baseline.restingRMSSD)
                     object.add("baseline", values)
                 } else {
                     object.add("baseline", nil as JSONObject?)
@@ -61,12 +62,12 @@ struct BaselineCommand: ParsableCommand {
             } else {
                 output.write("Personal baseline (\(days) days to \(today)): ")
                 if let baseline {
-                    output.write("resting HR \(Formatting.fixed(baseline.restingHR, digits: 1)) bpm, ln RMSSD \(Formatting.fixed(baseline.lnRMSSDMean, digits: 2)) ± \(Formatting.fixed(baseline.lnRMSSDSD, digits: 2)) (RMSSD \(Formatting.fixed(exp(baseline.lnRMSSDMean), digits: 0)) ms), from \(Formatting.count(daily.count, "day"))\n")
+                    output.write("resting HR \(Formatting.fixed(baseline.restingHR, digits: 1)) bpm, ln RMSSD \(Formatting.fixed(baseline.lnRMSSDMean, digits: 2)) ± \(Formatting.fixed(baseline.lnRMSSDSD, digits: 2)) (RMSSD \(Formatting.fixed(baseline.restingRMSSD, digits: 0)) ms), from \(Formatting.count(daily.count, "day"))\n")
                 } else {
                     output.write("not enough data yet: \(Formatting.count(daily.count, "day")) of the \(Int(settings.minimumDays)) needed; until then each session calibrates on its first minutes at rest\n")
                 }
                 for day in daily {
-                    output.write("  \(day.day)  ln RMSSD \(Formatting.fixed(day.lnRMSSD, digits: 2)) (RMSSD \(Formatting.fixed(exp(day.lnRMSSD), digits: 0)) ms)  resting HR \(Formatting.fixed(day.restingHR, digits: 1)) bpm\n")
+                    output.write("  \(day.day)  ln RMSSD \(Formatting.fixed(day.lnRMSSD, digits: 2)) (RMSSD \(Formatting.fixed(Double.exp(day.lnRMSSD), digits: 0)) ms)  resting HR \(Formatting.fixed(day.restingHR, digits: 1)) bpm\n")
                 }
             }
             output.flush()

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Glibc
+import Platform
 import HRV
 import Settings
 
@@ -46,8 +46,8 @@ struct Breathe: ParsableCommand {
         let clock = MonotonicClock(speed: speed)
         var pacer = BreathingPacer(pattern: chosen, start: 0)
         var output = FileStream.standardOutput
-        let animated = isatty(STDOUT_FILENO) == 1
-        let bar = BreathingBar(colors: animated && getenv("NO_COLOR") == nil)
+        let animated = Terminal.isTerminal(.output)
+        let bar = BreathingBar(colors: animated && Environment.value("NO_COLOR") == nil)
         output.write("\(chosen.name): \(Formatting.fixed(chosen.breathsPerMinute, digits: 1)) breaths a minute for \(Formatting.duration(duration))\n")
         if animated { output.write(BreathingBar.hideCursor) } else { output.write(Self.line(pacer.startCue)) }
         output.flush()

@@ -1,3 +1,4 @@
+import Platform
 import HRV
 
 /// One line of breathing animation: a bar that fills on the inhale, stays on a hold and empties

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Glibc
+import Platform
 import Settings
 
 /// `--config PATH`, shared by the commands that read settings.
@@ -20,7 +20,7 @@ struct ConfigOptions: ParsableArguments {
     /// The file's settings, nil when none was named and the default file does not exist; throws
     /// what is wrong with an unreadable or invalid file.
     func read() throws -> Settings? {
-        guard self.path != nil || access(resolvedPath, F_OK) == 0 else { return nil }
+        guard self.path != nil || FileSystem.exists(resolvedPath) else { return nil }
         return try SettingsFile.parse(String(decoding: try InputFile.read(resolvedPath), as: UTF8.self), source: resolvedPath)
     }
 

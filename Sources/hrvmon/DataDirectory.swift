@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import Platform
 import HRV
 import SessionLog
 import Settings
@@ -19,7 +19,7 @@ enum DataDirectory {
 
     static func loadHistory() throws(Failure) -> BaselineHistory {
         let file = baselineFile
-        guard access(file, F_OK) == 0 else { return BaselineHistory() }
+        guard FileSystem.exists(file) else { return BaselineHistory() }
         do {
             return try JSONDecoder().decode(BaselineHistory.self, from: Data(contentsOf: URL(fileURLWithPath: file)))
         } catch {
@@ -73,13 +73,13 @@ enum DataDirectory {
     /// Writes atomically (`AtomicFile`), 0600, in the data directory (created when missing).
     static func write(_ data: Data, to file: String) throws(Failure) {
         try makePrivateDirectory(path)
-        if let failure = AtomicFile.write(Array(data), to: file) { throw Failure(path: file, reason: String(cString: strerror(failure))) }
+        if let failure = AtomicFile.write(Array(data), to: file) { throw Failure(path: file, reason: failure.description) }
     }
 
     /// Creates `directory` 0700 if missing, with any missing parents (~/.local/share may not
     /// exist yet), each private to the user.
     static func makePrivateDirectory(_ directory: String) throws(Failure) {
-        guard mkdir(directory, 0o700) != 0 && errno != EEXIST else { return }
+        guard FileSystem.makeDirectory(directory, permissions: 0o700) != nil else { return }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -88,9 +88,7 @@ enum DataDirectory {
     }
 
     static func deleteHistory() throws(Failure) {
-        guard unlink(baselineFile) == 0 || errno == ENOENT else {
-            throw Failure(path: baselineFile, reason: String(cString: strerror(errno)))
-        }
+        if let failure = FileSystem.remove(baselineFile) { throw Failure(path: baselineFile, reason: failure.description) }
     }
 
     /// Today's date in local time, `YYYY-MM-DD`.

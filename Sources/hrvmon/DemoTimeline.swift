@@ -1,3 +1,4 @@
+import Platform
 import Simulation
 
 /// What `hrvmon demo` plays, in order of session time: the strap's notifications, the start of

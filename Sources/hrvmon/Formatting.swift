@@ -1,3 +1,4 @@
+import Platform
 /// Number and duration formatting for terminal text, without Foundation.
 enum Formatting {
     /// `value` rounded to `digits` decimals, always showing them.

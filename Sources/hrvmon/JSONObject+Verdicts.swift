@@ -1,3 +1,4 @@
+import Platform
 import HRV
 
 // The episode and suggestion fields `analyze` and `monitor` share (README documents both).

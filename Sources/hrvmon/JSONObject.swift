@@ -1,3 +1,4 @@
+import Platform
 /// Builds one JSON object with keys in insertion order, for the stable, documented output
 /// contracts (`analyze --format json`, JSON Lines series).
 struct JSONObject {

@@ -1,7 +1,7 @@
+import Platform
 import ArgumentParser
 import BlueZ
 import DBus
-import Glibc
 import HRV
 import HeartRateProtocol
 import LivePipeline
@@ -139,7 +139,7 @@ struct Monitor: ParsableCommand {
     private func ask(_ sensors: [Device]) throws -> String {
         let list = sensors.enumerated().map { "  \($0.offset + 1). \($0.element.displayName)  \($0.element.address)\($0.element.rssi.map { "  \($0) dBm" } ?? "")" }
             .joined(separator: "\n")
-        guard isatty(STDIN_FILENO) == 1 else {
+        guard Terminal.isTerminal(.input) else {
             throw badInput(ValidationError("\(sensors.count) heart-rate sensors found; choose one with --device:\n\(list)"))
         }
         FileStream.printError("\(sensors.count) heart-rate sensors found:\n\(list)\nwhich one? [1-\(sensors.count)] ")

@@ -1,3 +1,4 @@
+import Platform
 import ArgumentParser
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {

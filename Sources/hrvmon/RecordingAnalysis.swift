@@ -1,3 +1,4 @@
+import Platform
 import HRV
 
 /// A recording run through the pipeline and judged per beat, with series rows when asked.

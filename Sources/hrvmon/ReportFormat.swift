@@ -1,3 +1,4 @@
+import Platform
 import ArgumentParser
 
 /// `--format` of the commands that print a report: a table or text for people, one JSON object

@@ -1,3 +1,4 @@
+import Platform
 import HRV
 
 /// Writes rolling-window rows (`analyze --series`): JSON Lines for `json`, CSV otherwise.

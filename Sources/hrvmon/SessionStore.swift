@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import Platform
 import SessionLog
 
 /// The session files: `$XDG_DATA_HOME/hrvmon/sessions/ID.jsonl`, the id being the local start time
@@ -23,9 +23,11 @@ enum SessionStore {
         for attempt in 1...100 {
             let id = attempt == 1 ? base : "\(base)-\(attempt)"
             let path = directory + "/" + id + fileExtension
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
-            if descriptor >= 0 { return OpenedFile(descriptor: descriptor, path: path, id: id) }
-            guard errno == EEXIST else { throw DataDirectory.Failure(path: path, reason: String(cString: strerror(errno))) }
+            switch FileSystem.openForAppending(path, permissions: 0o600, exclusive: true) {
+            case .success(let descriptor): return OpenedFile(descriptor: descriptor, path: path, id: id)
+            case .failure(.fileExists): continue
+            case .failure(let failure): throw DataDirectory.Failure(path: path, reason: failure.description)
+            }
         }
         throw DataDirectory.Failure(path: directory, reason: "100 sessions already started in this second")
     }
@@ -33,13 +35,13 @@ enum SessionStore {
     /// The file `--log PATH` names: a new or empty file, or a device or pipe (/dev/stdout). An
     /// existing non-empty file is refused: sessions are never appended to one another.
     static func create(explicit path: String) throws(DataDirectory.Failure) -> OpenedFile {
-        var status = stat()
-        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 {
+        if let status = FileSystem.status(path), status.kind == .regular, status.size > 0 {
             throw DataDirectory.Failure(path: path, reason: "already exists and is not empty; a session file holds one session: choose a new path")
         }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw DataDirectory.Failure(path: path, reason: String(cString: strerror(errno))) }
-        return OpenedFile(descriptor: descriptor, path: path, id: id(of: path))
+        switch FileSystem.openForAppending(path, permissions: 0o600, exclusive: false) {
+        case .success(let descriptor): return OpenedFile(descriptor: descriptor, path: path, id: id(of: path))
+        case .failure(let failure): throw DataDirectory.Failure(path: path, reason: failure.description)
+        }
     }
 
     /// Session files in the sessions directory, oldest first; with `since`, only those whose id
@@ -57,7 +59,7 @@ enum SessionStore {
             guard acceptingPaths else {
                 throw DataDirectory.Failure(path: reference, reason: "not a session id; `hrvmon sessions` lists them (only sessions in \(directory) are deleted)")
             }
-            guard access(reference, R_OK) == 0 else { throw DataDirectory.Failure(path: reference, reason: String(cString: strerror(errno))) }
+            if let failure = FileSystem.check(reference, .read) { throw DataDirectory.Failure(path: reference, reason: failure.description) }
             return reference
         }
         let matches = all().filter { id(of: $0).hasPrefix(reference) }

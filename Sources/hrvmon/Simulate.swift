@@ -1,5 +1,5 @@
 import ArgumentParser
-import Glibc
+import Platform
 import HRV
 import Simulation
 

@@ -1,3 +1,4 @@
+import Platform
 import HRV
 
 /// Small charts in one line of text: values as block heights, states as marks.

@@ -1,3 +1,4 @@
+import Platform
 /// One value of a row that is written as a JSON member or a CSV cell, so a command's two
 /// tabular formats come from one list of named values.
 enum TableCell {

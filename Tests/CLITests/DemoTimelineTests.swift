@@ -1,3 +1,4 @@
+import Platform
 import HeartRateProtocol
 import Simulation
 import Testing

@@ -1,3 +1,4 @@
+import Platform
 import Foundation
 
 /// Runs the real `hrvmon` binary built next to the test bundle.

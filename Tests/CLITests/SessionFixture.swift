@@ -1,3 +1,4 @@
+import Platform
 import Foundation
 
 /// A session file written line by line in the documented record format, with a bit of

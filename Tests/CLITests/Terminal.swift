@@ -1,3 +1,4 @@
+import Platform
 import Foundation
 
 /// A real terminal: a detached tmux session the tests type into and read back.

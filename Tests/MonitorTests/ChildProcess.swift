@@ -1,3 +1,4 @@
+import Platform
 import Foundation
 
 /// Children of the tests (dbus-daemon, the Python fakes): started with pipes, read line by line

@@ -1,3 +1,4 @@
+import Platform
 import Foundation
 import Testing
 @testable import hrvmon
@@ -17,7 +18,7 @@ import Testing
         let demo = try LiveProcess(
             ["demo", "--format", "jsonl", "--speed", "40", "--duration", "300"], environment: ["XDG_RUNTIME_DIR": runtime])
         #expect(demo.next { $0["type"] as? String == "metrics" } != nil, "\(demo.stderr)")
-        #expect(NoteInbox.send(Array("coffee, then the meeting".utf8), to: runtime + "/hrvmon/notes.sock") == 0)
+        #expect(NoteInbox.send(Array("coffee, then the meeting".utf8), to: runtime + "/hrvmon/notes.sock") == nil)
         let note = demo.next { $0["type"] as? String == "note" }
         #expect(note?["text"] as? String == "coffee, then the meeting")
         demo.signal(SIGINT)

@@ -1,3 +1,4 @@
+import Platform
 import Foundation
 
 /// A private D-Bus "system" bus with the fake bluetoothd of Tests/FakeBlueZ on it.

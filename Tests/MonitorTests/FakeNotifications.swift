@@ -1,3 +1,4 @@
+import Platform
 import Foundation
 
 /// A private session bus, with the fake desktop notification server of Tests/FakeNotifications

@@ -1,3 +1,4 @@
+import Platform
 import Foundation
 
 /// The real `hrvmon` binary running against the fake bluetoothd, its stdout read line by line.

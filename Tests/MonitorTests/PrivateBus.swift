@@ -1,3 +1,4 @@
+import Platform
 import Foundation
 
 /// A private dbus-daemon, by default with Tests/FakeBlueZ/bus.conf (anyone may own any name and

@@ -1,3 +1,4 @@
+import Platform
 import Foundation
 
 /// A strap that keeps sending whatever the link does: Heart Rate Measurements one after another

@@ -1,3 +1,4 @@
+import Platform
 import HRV
 
 /// ln RMSSD on a scale around the resting baseline: the resting band (±1 SD), the stress

@@ -1,5 +1,4 @@
-import DBus
-import Glibc
+import Platform
 
 /// The live dashboard on the terminal: a `SessionOutput` that keeps a `DashboardState` and draws
 /// it whenever something changed, once per turn of the event loop. It redraws on events, on keys,
@@ -35,7 +34,7 @@ final class Dashboard: SessionOutput {
         self.colors = colors
         self.bell = bell
         if configuration.acceptsKeys {
-            keySource = loop.watch(STDIN_FILENO) { [weak self] _ in self?.readKeys() }
+            keySource = loop.watch(Terminal.Stream.input.rawValue) { [weak self] _ in self?.readKeys() }
         }
         signalSource = TerminalSignals.watch(on: loop) { [weak self] signal in self?.received(signal) }
         loop.runBeforeSleep { [weak self] in self?.drawIfNeeded() }
@@ -93,18 +92,18 @@ final class Dashboard: SessionOutput {
     }
 
     private func readKeys() {
-        var bytes = [UInt8](repeating: 0, count: 256)
         // poll said readable, so this read returns at once; stdin stays blocking for the shell's sake.
-        let count = bytes.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-        guard count > 0 else {
+        let bytes: [UInt8]
+        switch Descriptor.read(Terminal.Stream.input.rawValue, upTo: 256) {
+        case .bytes(let read): bytes = read
+        case .notNow: return
+        case .endOfFile, .failed:
             // The terminal went away: nobody is left to press q.
-            if count == 0 || (errno != EINTR && errno != EAGAIN) {
-                keySource?.cancel()
-                perform(.quit)
-            }
+            keySource?.cancel()
+            perform(.quit)
             return
         }
-        for key in decoder.keys(from: Array(bytes[..<count])) {
+        for key in decoder.keys(from: bytes) {
             let command = state.press(key)
             needsDrawing = true
             switch command {
@@ -115,16 +114,14 @@ final class Dashboard: SessionOutput {
         }
     }
 
-    private func received(_ signal: Int32) {
+    private func received(_ signal: TerminalSignal) {
         switch signal {
-        case SIGTSTP:
+        case .suspend:
             screen.restore()
             TerminalSignals.suspend()
             screen.enter()
-        case SIGCONT, SIGWINCH:
+        case .resumed, .resized:
             screen.invalidate()
-        default:
-            return
         }
         needsDrawing = true
     }

@@ -1,3 +1,4 @@
+import Platform
 import Foundation
 
 /// What a key asks of the session; everything else a key does stays in the dashboard.

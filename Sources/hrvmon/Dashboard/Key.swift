@@ -1,3 +1,4 @@
+import Platform
 /// A key press read from the terminal in raw mode.
 enum Key: Equatable {
     case character(Character)

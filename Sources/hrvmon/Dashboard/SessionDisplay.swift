@@ -1,6 +1,6 @@
+import Platform
 import ArgumentParser
 import DBus
-import Glibc
 import HRV
 import Settings
 
@@ -14,8 +14,8 @@ struct DisplayOptions: ParsableArguments {
 
     /// Text on a terminal that can draw one gets the dashboard.
     var showsDashboard: Bool {
-        guard format == .text, !noDashboard, isatty(STDOUT_FILENO) == 1 else { return false }
-        let terminal = getenv("TERM").map { String(cString: $0) } ?? ""
+        guard format == .text, !noDashboard, Terminal.isTerminal(.output) else { return false }
+        let terminal = Environment.value("TERM") ?? ""
         return !terminal.isEmpty && terminal != "dumb"
     }
 }
@@ -36,9 +36,9 @@ extension SessionRun {
         let configuration = DashboardState.Configuration(
             title: title, start: start, pattern: pattern, exerciseSeconds: settings.breathing.minutes * 60,
             calibrationSeconds: settings.stress.calibration, onsetMargin: settings.stress.onsetMargin,
-            acceptsKeys: isatty(STDIN_FILENO) == 1)
+            acceptsKeys: Terminal.isTerminal(.input))
         // no-color.org: set and not empty means no colour.
-        let colors = getenv("NO_COLOR").map { $0.pointee == 0 } ?? true
+        let colors = Environment.value("NO_COLOR").map(\.isEmpty) ?? true
         let dashboard = Dashboard(configuration: configuration, loop: loop, clock: clock, colors: colors, bell: settings.breathing.bell)
         dashboard.perform = { [unowned self] command in
             switch command {

@@ -1,3 +1,4 @@
+import Platform
 /// A line of text in parts with their styles, drawn with ANSI escapes only when colours are on
 /// (`NO_COLOR` unset). Widths count characters: the dashboard draws only narrow ones.
 struct StyledLine {

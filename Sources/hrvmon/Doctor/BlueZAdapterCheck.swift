@@ -1,3 +1,4 @@
+import Platform
 import BlueZ
 
 /// Does bluetoothd have the adapter `monitor` would use, powered?

@@ -1,3 +1,4 @@
+import Platform
 /// Is bluetoothd running, and which version is installed?
 struct BluetoothdCheck: DoctorCheck {
     /// org.bluez's owner on the bus; nil when the bus was unreachable.

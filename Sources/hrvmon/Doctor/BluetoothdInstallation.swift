@@ -1,3 +1,4 @@
+import Platform
 import Foundation
 
 /// Where bluetoothd is installed and which version it says it is.
@@ -13,7 +14,7 @@ enum BluetoothdInstallation: Equatable {
     /// Runs the first bluetoothd found with `--version`, which prints the version and exits
     /// before touching the bus or the adapters, so any user may run it.
     static func find() -> BluetoothdInstallation {
-        guard let path = searchPaths.first(where: { access($0, X_OK) == 0 }) else { return .notFound }
+        guard let path = searchPaths.first(where: { FileSystem.isAllowed($0, .execute) }) else { return .notFound }
         return .found(path: path, version: ChildProcess.output(of: path, ["--version"], timeout: 2).flatMap(version))
     }
 

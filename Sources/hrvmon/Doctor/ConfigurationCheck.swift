@@ -1,3 +1,4 @@
+import Platform
 /// Is the configuration file, if any, valid?
 struct ConfigurationCheck: DoctorCheck {
     enum Outcome: Equatable {

@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 
 /// Can hrvmon write where it keeps the user's data or configuration?
 struct DirectoryCheck: DoctorCheck {
@@ -12,7 +12,7 @@ struct DirectoryCheck: DoctorCheck {
     var path: String
     var state: DirectoryState
     var user: String
-    var userID: uid_t
+    var userID: UInt32
 
     var check: String { role == .data ? "data_directory" : "config_directory" }
     var title: String { role == .data ? "Data directory" : "Config directory" }
@@ -42,7 +42,7 @@ struct DirectoryCheck: DoctorCheck {
         }
     }
 
-    private static func octal(_ mode: mode_t) -> String {
+    private static func octal(_ mode: UInt32) -> String {
         let digits = String(mode, radix: 8)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }

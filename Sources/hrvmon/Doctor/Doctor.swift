@@ -1,7 +1,7 @@
 import BluetoothHCI
 import ArgumentParser
 import BlueZ
-import Glibc
+import Platform
 
 struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -39,7 +39,7 @@ struct Doctor: ParsableCommand {
     }
 
     private func examine() -> [Finding] {
-        let user = Self.userName
+        let user = CurrentUser.name
         let hci = HCI.adapters()
         var socketError: Errno?
         if case .failure(.socket(let error)) = hci { socketError = error }
@@ -51,9 +51,9 @@ struct Doctor: ParsableCommand {
             ?? .none(file: lastSensorFile)
         let configDirectory = ConfigOptions.defaultDirectory
         let checks: [any DoctorCheck] = [
-            KernelBluetoothCheck(socketError: socketError, isModuleLoaded: access("/sys/module/bluetooth", F_OK) == 0),
+            KernelBluetoothCheck(socketError: socketError, isModuleLoaded: FileSystem.exists("/sys/module/bluetooth")),
             KernelAdaptersCheck(listing: hci, switches: RfkillSwitch.all()),
-            SystemBusCheck(connectionError: bus.connectionError, addressOverride: getenv("DBUS_SYSTEM_BUS_ADDRESS").map { String(cString: $0) }),
+            SystemBusCheck(connectionError: bus.connectionError, addressOverride: Environment.value("DBUS_SYSTEM_BUS_ADDRESS")),
             BluetoothdCheck(
                 owner: bus.owner, processIDs: bus.owner == nil ? BluetoothdInstallation.runningProcesses() : [],
                 installation: .find()),
@@ -61,8 +61,8 @@ struct Doctor: ParsableCommand {
             BlueZAdapterCheck(tree: tree, requested: adapter),
             SensorCheck(tree: tree, choice: sensor),
             ConfigurationCheck(path: config.resolvedPath, outcome: configurationOutcome),
-            DirectoryCheck(role: .data, path: DataDirectory.path, state: .observe(DataDirectory.path), user: user, userID: getuid()),
-            DirectoryCheck(role: .config, path: configDirectory, state: .observe(configDirectory), user: user, userID: getuid()),
+            DirectoryCheck(role: .data, path: DataDirectory.path, state: .observe(DataDirectory.path), user: user, userID: CurrentUser.id),
+            DirectoryCheck(role: .config, path: configDirectory, state: .observe(configDirectory), user: user, userID: CurrentUser.id),
         ]
         return checks.map(\.finding)
     }
@@ -75,8 +75,4 @@ struct Doctor: ParsableCommand {
         }
     }
 
-    /// The login name, or `uid N` when the password database has none (e.g. in a container).
-    private static var userName: String {
-        getpwuid(getuid()).flatMap { $0.pointee.pw_name }.map { String(cString: $0) } ?? "uid \(getuid())"
-    }
 }

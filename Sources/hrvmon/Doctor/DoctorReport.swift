@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 
 /// Every finding, written for people (one line per check, the fix under each failure) or as one
 /// JSON object for scripts.
@@ -16,11 +16,11 @@ struct DoctorReport {
         /// From the locale variables and whether standard output is a terminal that may be coloured.
         static var current: Style {
             let variables: [String] = ["LC_ALL", "LC_CTYPE", "LANG"]
-            let locale = variables.lazy.compactMap { getenv($0).map { String(cString: $0) } }.first { !$0.isEmpty } ?? ""
-            let term = getenv("TERM").map { String(cString: $0) }
+            let locale = variables.lazy.compactMap { Environment.value($0) }.first { !$0.isEmpty } ?? ""
+            let term = Environment.value("TERM")
             return Style(
                 isUnicode: locale.lowercased().contains("utf-8") || locale.lowercased().contains("utf8"),
-                hasColors: isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil && term != "dumb")
+                hasColors: Terminal.isTerminal(.output) && Environment.value("NO_COLOR") == nil && term != "dumb")
         }
     }
 

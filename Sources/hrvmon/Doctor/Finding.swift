@@ -1,3 +1,4 @@
+import Platform
 /// What one `hrvmon doctor` check concluded: the verdict, what was found, and how to fix it.
 struct Finding: Equatable {
     enum Status: String {

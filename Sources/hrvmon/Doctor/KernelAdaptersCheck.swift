@@ -1,3 +1,4 @@
+import Platform
 import BluetoothHCI
 /// The kernel's adapters (libbluetooth's HCI view): present, up, not blocked by rfkill.
 struct KernelAdaptersCheck: DoctorCheck {

@@ -1,5 +1,5 @@
 import BluetoothHCI
-import Glibc
+import Platform
 
 /// Does the kernel offer Bluetooth to this process? Judged from how socket(AF_BLUETOOTH) fails.
 struct KernelBluetoothCheck: DoctorCheck {
@@ -13,20 +13,20 @@ struct KernelBluetoothCheck: DoctorCheck {
 
     var finding: Finding {
         guard let socketError else { return verdict(.ok, "the kernel supports Bluetooth (AF_BLUETOOTH sockets)") }
-        switch socketError.code {
-        case EAFNOSUPPORT where isModuleLoaded:
+        switch socketError {
+        case .addressFamilyNotSupported where isModuleLoaded:
             // Linux offers Bluetooth sockets only in the initial network namespace; the D-Bus
             // route to the host's bluetoothd, which is all hrvmon needs, may still work.
             return verdict(
                 .warn,
                 "the bluetooth module is loaded, but socket(AF_BLUETOOTH) fails with EAFNOSUPPORT: this process runs in a network namespace of its own (a container), where Linux offers no Bluetooth sockets; hrvmon itself only needs bluetoothd on the system bus (below)",
                 fix: "to check the adapters themselves, run `hrvmon doctor` on the host")
-        case EAFNOSUPPORT:
+        case .addressFamilyNotSupported:
             return verdict(
                 .fail,
                 "this kernel has no Bluetooth: socket(AF_BLUETOOTH) fails with EAFNOSUPPORT (address family not supported) and no bluetooth module is loaded",
                 fix: "`sudo modprobe bluetooth`; if there is no such module, this kernel was built without Bluetooth, as in most containers, virtual machines and CI runners: run hrvmon on a machine with an adapter")
-        case EPERM, EACCES:
+        case .notPermitted, .permissionDenied:
             return verdict(
                 .warn,
                 "socket(AF_BLUETOOTH) is refused (\(socketError)): a sandbox or security policy (seccomp, AppArmor, SELinux) blocks Bluetooth sockets here; hrvmon itself only needs bluetoothd on the system bus (below)",

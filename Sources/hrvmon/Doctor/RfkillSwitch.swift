@@ -1,3 +1,4 @@
+import Platform
 import Foundation
 
 /// A Bluetooth radio switch as the kernel's rfkill class shows it (/sys/class/rfkill/rfkillN).

@@ -1,3 +1,4 @@
+import Platform
 import BlueZ
 
 /// Is the strap hrvmon will monitor paired and trusted, so bluetoothd keeps it between

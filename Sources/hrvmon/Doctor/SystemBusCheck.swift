@@ -1,3 +1,4 @@
+import Platform
 import DBus
 
 /// Can this user reach the system D-Bus, the only way to bluetoothd?

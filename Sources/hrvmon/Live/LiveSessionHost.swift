@@ -1,3 +1,4 @@
+import Platform
 import DBus
 import HRV
 import LivePipeline

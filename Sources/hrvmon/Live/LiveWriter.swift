@@ -1,6 +1,6 @@
 import ArgumentParser
 import BlueZ
-import Glibc
+import Platform
 import HRV
 import HeartRateProtocol
 import LivePipeline

@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 import HRV
 import LivePipeline
 import Settings
@@ -61,7 +61,7 @@ final class SessionRecorder: SessionOutput {
         if !headerWritten { writeHeader() }
         append(SessionRecords.summary(summary).serialized + "\n")
         sync()
-        if descriptor >= 0 { close(descriptor) }
+        if descriptor >= 0 { Descriptor.close(descriptor) }
         descriptor = -1
     }
 
@@ -76,7 +76,7 @@ final class SessionRecorder: SessionOutput {
         guard !failed, descriptor >= 0 else { return }
         var line = line
         if let error = line.withUTF8({ FileStream.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }) {
-            return fail(String(cString: strerror(error)))
+            return fail(error.description)
         }
         let now = now()
         if let since = unsyncedSince {
@@ -101,7 +101,7 @@ final class SessionRecorder: SessionOutput {
     private func sync() {
         guard !failed, descriptor >= 0, unsyncedSince != nil else { return }
         unsyncedSince = nil
-        if let error = FileStream.sync(descriptor) { fail(String(cString: strerror(error))) }
+        if let error = FileStream.sync(descriptor) { fail(error.description) }
     }
 
     private func fail(_ reason: String) {

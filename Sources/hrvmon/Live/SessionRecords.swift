@@ -1,3 +1,4 @@
+import Platform
 import BlueZ
 import HRV
 import HeartRateProtocol

@@ -1,3 +1,4 @@
+import Platform
 import SessionLog
 
 /// A breathing exercise taken during a session: from its start mark to its stop mark (or the end

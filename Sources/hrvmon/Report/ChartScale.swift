@@ -1,3 +1,5 @@
+import RealModule
+import Platform
 import Foundation
 
 /// Maps data values onto pixels along one axis (for a y axis `start` is the bottom pixel).
@@ -26,11 +28,11 @@ enum NiceTicks {
         var (low, high) = (min(low, high), max(low, high))
         if high - low < 1e-9 { (low, high) = (low - 1, high + 1) }
         let rough = (high - low) / Double(max(count, 1))
-        let magnitude = pow(10, (log10(rough)).rounded(.down))
+        let magnitude = Double.pow(10, (Double.log10(rough)).rounded(.down))
         let step = max(minimumStep, [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= rough } ?? 10 * magnitude)
         let first = (low / step).rounded(.down) * step
         let last = (high / step).rounded(.up) * step
-        let digits = max(0, -Int(log10(step).rounded(.down)))
+        let digits = max(0, -Int(Double.log10(step).rounded(.down)))
         let ticks = stride(from: first, through: last + step / 2, by: step).map {
             Tick(value: $0, label: Formatting.fixed($0, digits: digits))
         }

@@ -1,3 +1,4 @@
+import Platform
 /// Ticks for a time axis: whole local minutes or hours (`10:15`, `14:00`), at the coarsest step
 /// that still gives about `count` labels.
 enum ClockTicks {

@@ -1,3 +1,5 @@
+import RealModule
+import Platform
 import Foundation
 import HRV
 
@@ -24,7 +26,7 @@ struct DailyCharts {
                       title: "\(LocalTime.shortDate(day.day)): normal range \(Formatting.fixed(mean - sd, digits: 2))–\(Formatting.fixed(mean + sd, digits: 2)) (RMSSD \(Formatting.milliseconds(baseline.normalRMSSD.lowerBound))–\(Formatting.milliseconds(baseline.normalRMSSD.upperBound))), personal baseline of \(Formatting.count(baseline.samples, "day"))")
         }
         plot(\.resting?.lnRMSSD, on: &chart, line: "line-ln", dot: "dot-ln") { day, value in
-            "\(LocalTime.shortDate(day.day)): ln RMSSD \(Formatting.fixed(value, digits: 2)) (RMSSD \(Formatting.milliseconds(exp(value)))) at rest"
+            "\(LocalTime.shortDate(day.day)): ln RMSSD \(Formatting.fixed(value, digits: 2)) (RMSSD \(Formatting.milliseconds(Double.exp(value)))) at rest"
         }
         emptyNote(values.isEmpty, "No resting measurements in these days", on: &chart)
         return chart.rendered(

@@ -1,3 +1,5 @@
+import RealModule
+import Platform
 import Foundation
 import HRV
 import SessionLog
@@ -43,7 +45,7 @@ enum DaysPage {
         ]
         if let latest = restingDays.last, let resting = latest.resting {
             figures.append(ReportPage.Figure(
-                label: "Resting RMSSD", value: Formatting.milliseconds(exp(resting.lnRMSSD)),
+                label: "Resting RMSSD", value: Formatting.milliseconds(Double.exp(resting.lnRMSSD)),
                 detail: "latest, \(LocalTime.shortDate(latest.day)); ln \(Formatting.fixed(resting.lnRMSSD, digits: 2))"))
             figures.append(ReportPage.Figure(
                 label: "Resting HR", value: Formatting.fixed(resting.restingHR, digits: 0) + " bpm", detail: "latest, " + LocalTime.shortDate(latest.day)))

@@ -1,3 +1,4 @@
+import Platform
 /// Lengths and counts as the report pages write them.
 extension Formatting {
     /// `12 min`, `1 h 05 min`, `40 s`, `0 min`: whole minutes from a minute on.

@@ -1,3 +1,4 @@
+import Platform
 extension String {
     /// The text as HTML or SVG character data or an attribute value: markup characters escaped,
     /// so a note can never become markup, and characters XML forbids (control codes other than

@@ -1,3 +1,4 @@
+import Platform
 /// A measured series made ready for a chart line: averaged into buckets about as wide as a
 /// couple of pixels (a day of once-a-second values would otherwise be 86,400 points), broken
 /// where a value is missing or the recording was interrupted.

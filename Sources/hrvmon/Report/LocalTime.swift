@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 import SessionLog
 
 /// Calendar facts of an instant in the user's time zone (the `TZ` the report is made in), for the

@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 
 /// Writes a finished report: to standard output for `-`; otherwise whole or not at all (a
 /// temporary file in the same directory, synced, then renamed over the path, so an interrupted
@@ -12,7 +12,7 @@ enum ReportFile {
 
     static func write(_ text: String, to path: String) throws(Failure) {
         let bytes = Array(text.utf8)
-        let failure = path == "-" ? bytes.withUnsafeBytes { FileStream.writeAll($0, to: STDOUT_FILENO) } : AtomicFile.write(bytes, to: path)
-        if let failure { throw Failure(path: path == "-" ? "standard output" : path, reason: String(cString: strerror(failure))) }
+        let failure = path == "-" ? bytes.withUnsafeBytes { FileStream.writeAll($0, to: Terminal.Stream.output.rawValue) } : AtomicFile.write(bytes, to: path)
+        if let failure { throw Failure(path: path == "-" ? "standard output" : path, reason: failure.description) }
     }
 }

@@ -1,3 +1,4 @@
+import Platform
 /// The HTML document a report is: one self-contained file with its stylesheet inline, no
 /// scripts, and a content security policy that forbids loading anything, so opening it never
 /// touches the network. Written as well-formed XML (every element closed), so any XML tool can

@@ -1,3 +1,4 @@
+import Platform
 /// The report's stylesheet, inline in every page: the page is one file that needs nothing else.
 /// Colours: stress red, activity blue, breathing green, baseline teal, corrections amber, notes
 /// violet; shading keeps its colour in print.

@@ -1,3 +1,4 @@
+import Platform
 /// One inline SVG chart, built in data units layer by layer (first added is drawn first). Shapes
 /// carry a CSS class (the page's stylesheet colours them) and an optional `<title>`, which
 /// browsers show as a tooltip and screen readers read.

@@ -1,3 +1,4 @@
+import Platform
 import SessionLog
 
 /// The session page's table of what happened, in time order: episodes, breathing exercises and

@@ -1,3 +1,5 @@
+import RealModule
+import Platform
 import Foundation
 import HRV
 
@@ -47,7 +49,7 @@ enum SessionPage {
             ReportPage.Figure(label: "Mean heart rate", value: summary?.heartRate.map { Formatting.fixed($0, digits: 0) + " bpm" } ?? none, detail: "60 000 / mean NN"),
             ReportPage.Figure(
                 label: "RMSSD", value: summary?.rmssd.map { Formatting.fixed($0, digits: 1) + " ms" } ?? none,
-                detail: summary?.rmssd.flatMap { $0 > 0 ? "ln RMSSD \(Formatting.fixed(log($0), digits: 2))" : nil }),
+                detail: summary?.rmssd.flatMap { $0 > 0 ? "ln RMSSD \(Formatting.fixed(Double.log($0), digits: 2))" : nil }),
             ReportPage.Figure(label: "SDNN", value: summary?.sdnn.map { Formatting.fixed($0, digits: 1) + " ms" } ?? none, detail: "whole session"),
             ReportPage.Figure(
                 label: "Stress", value: Formatting.minutes(report.stressSeconds),

@@ -1,3 +1,4 @@
+import Platform
 import HRV
 import SessionLog
 import Settings

@@ -1,3 +1,4 @@
+import Platform
 import SessionLog
 
 /// Where a session's moments lie on the clock. Episodes, metrics and exercises are dated in

@@ -1,3 +1,4 @@
+import Platform
 /// Minutes of stress per hour of each day, as a grid of coloured cells (hours across, days down,
 /// oldest first). An hour without any monitoring is grey, so "no stress" is never confused with
 /// "not measured".

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Glibc
+import Platform
 import SessionLog
 
 struct Delete: ParsableCommand {
@@ -38,8 +38,8 @@ struct Delete: ParsableCommand {
         let what = (paths.count == 1 ? "session \(ids.first!)" : "all \(paths.count) sessions")
             + (baseline ? " and the resting values they added to your baseline" : "")
         if !yes, try !confirmDeletion(of: what, asking: "Delete \(what)? This cannot be undone.") { return }
-        for path in paths where unlink(path) != 0 && errno != ENOENT {
-            throw badInput(DataDirectory.Failure(path: path, reason: String(cString: strerror(errno))))
+        for path in paths {
+            if let failure = FileSystem.remove(path) { throw badInput(DataDirectory.Failure(path: path, reason: failure.description)) }
         }
         var removedDays = 0
         if baseline {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Glibc
+import Platform
 import HRV
 import SessionLog
 
@@ -96,7 +96,7 @@ struct Export: ParsableCommand {
         stream.write(String(decoding: bytes, as: UTF8.self))
         if path == nil { stream.flush() } else { stream.close(sync: true) }
         if let failure = stream.failure {
-            FileStream.printError("hrvmon: cannot write \(path ?? "standard output"): \(String(cString: strerror(failure)))")
+            FileStream.printError("hrvmon: cannot write \(path ?? "standard output"): \(failure)")
             throw ExitCode(1)
         }
     }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Glibc
+import Platform
 
 struct Note: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,13 +19,13 @@ struct Note: ParsableCommand {
     func run() throws {
         let text = words.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
         switch NoteInbox.send(Array(text.utf8)) {
-        case 0:
+        case nil:
             print("noted")
-        case ENOENT, ECONNREFUSED:
+        case .noSuchFile?, .connectionRefused?:
             FileStream.printError("hrvmon: no session is running (nothing listens on \(NoteInbox.path)); start `hrvmon monitor` first")
             throw ExitCode(1)
-        case let error:
-            FileStream.printError("hrvmon: cannot reach the running session at \(NoteInbox.path): \(String(cString: strerror(error)))")
+        case let error?:
+            FileStream.printError("hrvmon: cannot reach the running session at \(NoteInbox.path): \(error)")
             throw ExitCode(1)
         }
     }

@@ -3,8 +3,8 @@
 /// the user's terminal, a BEL ring it. Line breaks and tabs stay; other C0 controls and DEL show
 /// as `\x1B`, C1 controls and the bidirectional overrides (which can reorder what is shown) as
 /// `\u{9B}`.
-enum TerminalText {
-    static func escaped(_ text: String) -> String {
+public enum TerminalText {
+    public static func escaped(_ text: String) -> String {
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {

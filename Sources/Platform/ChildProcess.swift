@@ -1,11 +1,10 @@
-import DBus
 import Glibc
 
 /// Runs a helper program and collects what it prints.
-enum ChildProcess {
+public enum ChildProcess {
     /// Standard output of `path arguments…` (stdin and stderr on /dev/null), or nil when it cannot
     /// start, fails, or is still running after `timeout` seconds (then it is killed).
-    static func output(of path: String, _ arguments: [String], timeout: Double) -> String? {
+    public static func output(of path: String, _ arguments: [String], timeout: Double) -> String? {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return nil }
         defer { close(ends[0]) }

@@ -1,22 +1,21 @@
-import DBus
 import Glibc
 
 /// SIGINT / SIGTERM / SIGHUP turned into a flag the main loop checks, so it can restore the
 /// terminal and exit 0, and into a wake-up of loops that sleep in poll (`watch`). A closed
 /// terminal window (SIGHUP) ends a session as cleanly as Ctrl-C: the session file gets its
 /// summary.
-enum Interruption {
+public enum Interruption {
     nonisolated(unsafe) private static var flag: sig_atomic_t = 0
 
-    static var requested: Bool { flag != 0 }
+    public static var requested: Bool { flag != 0 }
 
     /// Sets the flag at each of the signals. No SA_RESTART: a sleep (`nanosleep`) ends at once.
-    static func install() {
+    public static func install() {
         SignalPipe.install(signals, restart: false, handler: handler)
     }
 
     /// Installs the handlers and runs `action` on the loop at each SIGINT, SIGTERM or SIGHUP.
-    static func watch(on loop: EventLoop, _ action: @escaping () -> Void) {
+    public static func watch(on loop: EventLoop, _ action: @escaping () -> Void) {
         SignalPipe.watch(signals, restart: false, handler: handler, on: loop) { _ in action() }
     }
 
@@ -40,7 +39,7 @@ enum Interruption {
 
 /// Signals as bytes on a pipe the event loop watches, so they are acted on between events
 /// rather than in a signal handler: the handler only writes the signal's number.
-enum SignalPipe {
+public enum SignalPipe {
     /// For each signal number, the write end of the pipe its watcher reads; -1 while none does.
     /// Set up before any handler runs, and read by handlers without a lock or an allocation.
     nonisolated(unsafe) private static let writers: UnsafeMutablePointer<Int32> = {
@@ -55,11 +54,11 @@ enum SignalPipe {
     nonisolated(unsafe) private static var readers: [[Int32]: Int32] = [:]
 
     /// The handler that only writes the signal's number.
-    static let forwarding: @convention(c) (Int32) -> Void = { SignalPipe.forward($0) }
+    public static let forwarding: @convention(c) (Int32) -> Void = { SignalPipe.forward($0) }
 
     /// Writes the signal's number on its pipe; async-signal-safe, and a full pipe has woken the
     /// loop already.
-    static func forward(_ number: Int32) {
+    public static func forward(_ number: Int32) {
         guard number >= 0 && number < signalNumbers else { return }
         var byte = UInt8(truncatingIfNeeded: number)
         _ = write(writers[Int(number)], &byte, 1)
@@ -67,7 +66,7 @@ enum SignalPipe {
 
     /// Handles `signals` with `handler` (`restart`: SA_RESTART), and unblocks them: a parent may
     /// have started us with them blocked (a blocked mask survives exec).
-    static func install(_ signals: [Int32], restart: Bool, handler: @convention(c) (Int32) -> Void = forwarding) {
+    public static func install(_ signals: [Int32], restart: Bool, handler: @convention(c) (Int32) -> Void = forwarding) {
         _ = writers  // made here, so no handler is the first to touch it
         var action = sigaction()
         action.__sigaction_handler.sa_handler = handler
@@ -85,7 +84,7 @@ enum SignalPipe {
     /// Installs `handler` for `signals` and calls `handle` on the loop with the signals received
     /// since it last ran, oldest first.
     @discardableResult
-    static func watch(
+    public static func watch(
         _ signals: [Int32], restart: Bool, handler: @convention(c) (Int32) -> Void = forwarding, on loop: EventLoop,
         handle: @escaping (_ received: [Int32]) -> Void
     ) -> EventLoop.Source {

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Testing
-@testable import DBus
+@testable import Platform
 
 @Suite struct EventLoopTests {
     @Test func timersFireInDeadlineOrderAndCancelledOnesNever() {

@@ -1,21 +1,20 @@
-import DBus
 import Glibc
 
 /// Seconds on the monotonic clock, optionally running faster than real time (`--speed`).
-struct MonotonicClock {
-    let speed: Double
+public struct MonotonicClock {
+    public let speed: Double
     private let origin: Double
 
-    init(speed: Double = 1) {
+    public init(speed: Double = 1) {
         self.speed = speed
         origin = EventLoop.now()
     }
 
     /// Seconds since creation, scaled by `speed`.
-    var elapsed: Double { (EventLoop.now() - origin) * speed }
+    public var elapsed: Double { (EventLoop.now() - origin) * speed }
 
     /// Sleeps until `elapsed` reaches `target` (in scaled seconds).
-    func sleep(until target: Double) {
+    public func sleep(until target: Double) {
         let remaining = (target - elapsed) / speed
         guard remaining > 0 else { return }
         var request = timespec(tv_sec: Int(remaining), tv_nsec: Int((remaining - remaining.rounded(.down)) * 1e9))

@@ -3,19 +3,19 @@ import Glibc
 /// A file replaced whole or not at all: written to a temporary file beside it (created 0600 and
 /// exclusively by mkstemp), synced, then renamed over the path. A crash or a full disk never
 /// leaves half a file or destroys the previous one.
-enum AtomicFile {
-    /// The errno of the step that failed.
-    static func write(_ bytes: [UInt8], to path: String) -> Int32? {
+public enum AtomicFile {
+    /// The error of the step that failed.
+    public static func write(_ bytes: [UInt8], to path: String) -> Errno? {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         var template = Array((directory + "." + name + ".XXXXXX").utf8CString)
         let descriptor = mkstemp(&template)
-        guard descriptor >= 0 else { return errno }
+        guard descriptor >= 0 else { return .current }
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var failure = bytes.withUnsafeBytes { FileStream.writeAll($0, to: descriptor) } ?? FileStream.sync(descriptor)
         close(descriptor)
-        if failure == nil, rename(temporary, path) != 0 { failure = errno }
+        if failure == nil, rename(temporary, path) != 0 { failure = .current }
         if failure != nil { unlink(temporary) }
         return failure
     }
