@@ -1,4 +1,5 @@
 import DBus
+import LivePipeline
 
 extension ObjectTree {
     /// The adapter to use — `name` (e.g. `hci0`), or the first — if it exists and is powered;

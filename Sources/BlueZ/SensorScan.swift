@@ -1,5 +1,6 @@
-import Platform
 import DBus
+import LivePipeline
+import Platform
 
 /// Discovers heart-rate sensors on one adapter for a while and reports what was seen.
 public final class SensorScan {

@@ -1,10 +1,13 @@
-import Platform
+import Analysis
 import ArgumentParser
 import HRV
-import Recordings
 import LivePipeline
+import Platform
+import Presentation
+import Recordings
 import SessionLog
 import Settings
+import UserData
 
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -120,14 +123,14 @@ extension Analyze {
         let session: SessionFile
         do { session = try SessionFileReader.read(bytes, source: file) } catch { throw badInput(error) }
         session.reportTornLine(of: file, "replaying")
-        var settings = config.path == nil ? try SessionReplay.settings(of: session, source: file) : try config.load()
+        var settings = config.path == nil ? try badInputOnFailure { try SessionReplay.settings(of: session, source: file) } : try config.load()
         settings.pipeline = pipelineConfiguration(settings.pipeline)
         let baseline: Baseline? = switch self.baseline {
         case .auto: session.header.baseline
         case .session: nil
         case .personal: try personalBaseline(settings)
         }
-        let replayed = try SessionReplay.replay(session, settings: settings, baseline: baseline)
+        let replayed = try badInputOnFailure { try SessionReplay.replay(session, settings: settings, baseline: baseline) }
         let device = session.header.deviceName ?? session.header.deviceAddress ?? "an unknown sensor"
         let summary = AnalysisSummary(
             source: file,
@@ -142,7 +145,7 @@ extension Analyze {
     /// The personal baseline when chosen and available; nil means calibrate on the session.
     func personalBaseline(_ settings: Settings) throws -> Baseline? {
         guard baseline != .session else { return nil }
-        let personal = try DataDirectory.personalBaseline(settings)
+        let personal = try badInputOnFailure { () throws(DataDirectory.Failure) in try DataDirectory.personalBaseline(settings) }
         if baseline == .personal && personal == nil {
             throw badInput(ValidationError(
                 "--baseline personal: not enough resting data yet (see `hrvmon baseline`); use --baseline session"))

@@ -6,3 +6,12 @@ func badInput(_ error: some Error) -> ExitCode {
     FileStream.printError("hrvmon: \(error)")
     return ExitCode(2)
 }
+
+/// `body`'s value; its failure reported as bad input (exit status 2).
+func badInputOnFailure<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(ExitCode) -> Value {
+    do {
+        return try body()
+    } catch {
+        throw badInput(error)
+    }
+}

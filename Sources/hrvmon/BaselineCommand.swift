@@ -1,10 +1,13 @@
-import RealModule
+import Analysis
 import ArgumentParser
-import Platform
 import HRV
+import Platform
+import Presentation
+import RealModule
 import Recordings
 import SessionLog
 import Settings
+import UserData
 
 struct BaselineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

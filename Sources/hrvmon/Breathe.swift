@@ -1,6 +1,8 @@
 import ArgumentParser
-import Platform
+import Dashboard
 import HRV
+import Platform
+import Presentation
 import Settings
 
 struct Breathe: ParsableCommand {

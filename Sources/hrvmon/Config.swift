@@ -1,5 +1,5 @@
-import Platform
 import ArgumentParser
+import Platform
 import Settings
 
 struct Config: ParsableCommand {

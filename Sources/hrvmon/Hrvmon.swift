@@ -1,9 +1,10 @@
-import Platform
 import ArgumentParser
+import Platform
+import Presentation
 
 @main
 struct Hrvmon: ParsableCommand {
-    static let version = "0.1.0"
+    static let version = Program.version
 
     static let configuration = CommandConfiguration(
         commandName: "hrvmon",

@@ -1,12 +1,15 @@
-import Platform
 import ArgumentParser
 import BlueZ
 import DBus
 import HRV
 import HeartRateProtocol
 import LivePipeline
+import LiveSession
+import Platform
+import Presentation
 import SessionLog
 import Settings
+import UserData
 
 struct Monitor: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,7 +49,7 @@ struct Monitor: ParsableCommand {
 
     func run() throws {
         let settings = try config.load()
-        let baseline = try DataDirectory.personalBaseline(settings)
+        let baseline = try badInputOnFailure { () throws(DataDirectory.Failure) in try DataDirectory.personalBaseline(settings) }
         let bus = try SystemBus()
         let query = try device ?? DataDirectory.lastSensor() ?? chooseByScanning(bus)
 
@@ -65,9 +68,11 @@ struct Monitor: ParsableCommand {
         let header = SessionHeader(
             start: start, source: "live", deviceAddress: query.isBluetoothAddress ? query.uppercased() : nil, baseline: baseline,
             settings: settings)
-        let host = try LiveSessionHost(
-            header, record: !sessionFile.noLog, at: sessionFile.log, display: display, title: "monitor", loop: bus.loop,
-            clock: WallClock.now, stop: stop)
+        let host = try startingSession {
+            try LiveSessionHost(
+                header, record: !sessionFile.noLog, at: sessionFile.log, display: display.display, title: "monitor", loop: bus.loop,
+                clock: WallClock.now, stop: stop)
+        }
         let run = host.run
         var rememberedAddress: String?
         var sensor: Device?

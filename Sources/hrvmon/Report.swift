@@ -1,8 +1,10 @@
-import Platform
-import Foundation
 import ArgumentParser
+import Foundation
+import Platform
+import Report
 import SessionLog
 import Settings
+import UserData
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(

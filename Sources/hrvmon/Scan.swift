@@ -1,6 +1,8 @@
-import Platform
 import ArgumentParser
 import BlueZ
+import Platform
+import Presentation
+import SessionLog
 
 struct Scan: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
-import Platform
 import HRV
+import Platform
+import SessionLog
 import Simulation
 
 struct Simulate: ParsableCommand {

@@ -1,7 +1,7 @@
-import Platform
 import ArgumentParser
 import BlueZ
 import DBus
+import Platform
 
 /// The system bus and bluetoothd on it, for `scan` and `monitor`.
 final class SystemBus {

@@ -1,14 +1,13 @@
 import Foundation
 import FuzzChecks
+import TestSupport
 import Testing
 
 /// Every input of the fuzz corpora (Fuzz/corpus/TARGET: the seeds and what the fuzzer kept from
 /// scripts/fuzz.sh's campaigns) through its check on every test run: inputs that once reached new
 /// code in the parsers keep passing, without libFuzzer.
 @Suite struct FuzzCorpusTests {
-    static let corpora = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fuzz/corpus")
+    static let corpora = Repository.root.appendingPathComponent("Fuzz/corpus")
 
     /// No input breaks its check, and the corpus is not only refused input: some of it reads, so
     /// the check's rules ran.

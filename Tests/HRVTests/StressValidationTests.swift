@@ -1,5 +1,6 @@
 import HRV
 import Simulation
+import TestSupport
 import Testing
 
 /// The detector on realistic physiology (the simulator's respiration-driven RSA, 1/f wander,

@@ -1,6 +1,7 @@
 import Foundation
 import HRV
 import Settings
+import TestSupport
 import Testing
 
 @Suite struct SettingsFileTests {
@@ -89,8 +90,7 @@ import Testing
     /// README's configuration reference names every key, so the documentation cannot fall behind.
     @Test func readmeDocumentsEveryKey() throws {
         let readme = try String(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("README.md"),
+            contentsOf: Repository.root.appendingPathComponent("README.md"),
             encoding: .utf8)
         for definition in SettingDefinition.all {
             #expect(readme.contains("`\(definition.key)`"), "README lacks \(definition.key)")

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Platform
+import Presentation
 import SessionLog
+import UserData
 
 struct Delete: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,9 @@
 import ArgumentParser
-import Platform
 import HRV
+import Platform
+import Presentation
 import SessionLog
+import UserData
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,9 @@
-import Platform
 import ArgumentParser
 import HRV
+import Platform
+import Presentation
 import SessionLog
+import UserData
 
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(

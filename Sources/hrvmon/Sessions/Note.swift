@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiveSession
 import Platform
 
 struct Note: ParsableCommand {

@@ -1,7 +1,9 @@
-import Platform
+import Analysis
 import HRV
+import Platform
 import Recordings
 import SessionLog
+import UserData
 
 /// One line of `hrvmon sessions`: what a session file says about itself. A session that ended
 /// abruptly has no summary line; its numbers then come from replaying it.

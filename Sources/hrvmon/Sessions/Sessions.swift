@@ -1,6 +1,8 @@
-import Platform
 import ArgumentParser
+import Platform
+import Presentation
 import SessionLog
+import UserData
 
 struct Sessions: ParsableCommand {
     static let configuration = CommandConfiguration(

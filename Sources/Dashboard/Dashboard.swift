@@ -1,0 +1,135 @@
+import LivePipeline
+import Platform
+import Presentation
+import SessionLog
+
+/// The live dashboard on the terminal: a session output that keeps a `DashboardState` and draws
+/// it whenever something changed, once per turn of the event loop. It redraws on events, on keys,
+/// on resize, and 20 times a second while the pacer runs; with nothing happening it sets no
+/// timer, so the process sleeps. `close` gives the terminal back on every way out.
+public final class Dashboard {
+    public static let frameInterval = 0.05
+
+    private var state: DashboardState
+    private let screen = TerminalScreen()
+    private let loop: EventLoop
+    /// The session's clock (the demo's runs faster than the wall).
+    private let clock: () -> Double
+    private let colors: Bool
+    private let bell: Bool
+    private var decoder = KeyDecoder()
+    private var keySource: EventLoop.Source?
+    private var signalSource: EventLoop.Source?
+    private var frameTimer: EventLoop.Timer?
+    private var needsDrawing = true
+    private var isClosed = false
+
+    /// Keys reach the dashboard (stdin is a terminal), so it can wait for `q`.
+    public var acceptsKeys: Bool { state.configuration.acceptsKeys }
+
+    /// What the keys ask of the session: breathe, note, quit.
+    public var perform: (DashboardCommand) -> Void = { _ in }
+
+    public init(configuration: DashboardState.Configuration, loop: EventLoop, clock: @escaping () -> Double, colors: Bool, bell: Bool) {
+        state = DashboardState(configuration: configuration)
+        self.loop = loop
+        self.clock = clock
+        self.colors = colors
+        self.bell = bell
+        if configuration.acceptsKeys {
+            keySource = loop.watch(Terminal.Stream.input.rawValue) { [weak self] _ in self?.readKeys() }
+        }
+        signalSource = TerminalSignals.watch(on: loop) { [weak self] signal in self?.received(signal) }
+        loop.runBeforeSleep { [weak self] in self?.drawIfNeeded() }
+    }
+
+    deinit { close() }
+
+    public func handle(_ event: SessionEvent, at time: Double) {
+        state.apply(event, at: time)
+        if bell, case .live(.suggestion) = event { screen.bell() }
+        if state.exercise != nil { scheduleFrame() }
+        needsDrawing = true
+    }
+
+    public func finish(_ summary: SessionSummary) {
+        state.finish(summary)
+        needsDrawing = true
+    }
+
+    /// Gives the terminal back and prints the summary on it, as line output would.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        keySource?.cancel()
+        signalSource?.cancel()
+        frameTimer?.cancel()
+        screen.restore()
+        TerminalSignals.reset()
+        if let summary = state.summary {
+            var output = FileStream.standardOutput
+            output.write(SessionText.summaryLine(summary) + "\n")
+            output.flush()
+        }
+    }
+
+    /// The first drawing takes over the terminal: until the loop runs, a failing start-up (an
+    /// unwritable session file) still prints its message on the normal screen.
+    private func drawIfNeeded() {
+        guard needsDrawing, !isClosed else { return }
+        needsDrawing = false
+        if !screen.isActive { screen.enter() }
+        screen.draw(state.render(size: screen.size, colors: colors))
+    }
+
+    private func scheduleFrame() {
+        guard frameTimer == nil else { return }
+        frameTimer = loop.schedule(after: Self.frameInterval) { [weak self] in self?.frame() }
+    }
+
+    /// One frame of the pacer; the exercise stops by itself after its configured length.
+    private func frame() {
+        frameTimer = nil
+        guard state.exercise != nil else { return }
+        let now = clock()
+        state.advancePacer(to: now)
+        needsDrawing = true
+        if state.exerciseIsDue(at: now) { perform(.toggleExercise) }
+        if state.exercise != nil { scheduleFrame() }
+    }
+
+    private func readKeys() {
+        // poll said readable, so this read returns at once; stdin stays blocking for the shell's sake.
+        let bytes: [UInt8]
+        switch Descriptor.read(Terminal.Stream.input.rawValue, upTo: 256) {
+        case .bytes(let read): bytes = read
+        case .notNow: return
+        case .endOfFile, .failed:
+            // The terminal went away: nobody is left to press q.
+            keySource?.cancel()
+            perform(.quit)
+            return
+        }
+        for key in decoder.keys(from: bytes) {
+            let command = state.press(key)
+            needsDrawing = true
+            switch command {
+            case .redrawAll: screen.invalidate()
+            case .some(let command): perform(command)
+            case nil: break
+            }
+        }
+    }
+
+    private func received(_ signal: TerminalSignal) {
+        switch signal {
+        case .suspend:
+            screen.restore()
+            TerminalSignals.suspend()
+            screen.enter()
+        case .resumed, .resized:
+            screen.invalidate()
+        }
+        needsDrawing = true
+    }
+}

@@ -1,0 +1,111 @@
+import HRV
+import LivePipeline
+import Presentation
+
+/// The dashboard's boxed panels — the stress prompt, the pacer, the finished exercise and its
+/// measured effect, the end of the session — and its help screen.
+extension DashboardState {
+    /// Each panel in full, and in one line for a small terminal.
+    public func panels(width: Int) -> [(full: [StyledLine], compact: [StyledLine])] {
+        let inner = max(10, min(96, width - 8))
+        var panels: [(full: [StyledLine], compact: [StyledLine])] = []
+        if let prompt {
+            var line = StyledLine("  STRESS ", .alarm)
+            line.append(prompt.reason + (configuration.acceptsKeys ? " — b: breathe" : ""))
+            panels.append((box("Stress", .alarm, promptLines(prompt, inner), inner), [line]))
+        }
+        if let exercise { panels.append(pacerPanel(exercise, inner)) }
+        if let (pattern, seconds) = finishedExercise {
+            let text = "\(Formatting.duration(seconds)) of \(pattern) breathing. Its effect is measured over the next "
+                + "\(Formatting.duration(ExerciseEffect.settle)): RMSSD and heart rate before, during and after."
+            panels.append((
+                box("Exercise done", .calm, StyledLine.wrap(text, width: inner).map { StyledLine($0) }, inner),
+                [StyledLine("  exercise done: its effect follows in \(Formatting.duration(ExerciseEffect.settle))", .calm)]))
+        }
+        if let effect { panels.append((box("Effect of the exercise", .good, effectLines(effect), inner), [StyledLine("  " + effect.summary, .good)])) }
+        if let summary {
+            var lines = [StyledLine(SessionText.summary(summary))]
+            if configuration.acceptsKeys { lines.append(StyledLine("Press q to quit.", .faint)) }
+            panels.append((box("Session over", .strong, lines, inner), [StyledLine("  session over: " + SessionText.summary(summary), .strong)]))
+        }
+        return panels
+    }
+
+    private func promptLines(_ prompt: BreathingCoach.Suggestion, _ inner: Int) -> [StyledLine] {
+        let action = "Try \(Formatting.fixed(prompt.minutes, digits: 0)) min of \(prompt.pattern.name) breathing"
+            + (configuration.acceptsKeys ? " — press b to start the pacer." : " (`hrvmon breathe` paces you).")
+        return StyledLine.wrap(prompt.reason + ".", width: inner).map { StyledLine($0, .strong) }
+            + StyledLine.wrap(action, width: inner).map { StyledLine($0) }
+            + StyledLine.wrap("Tip: " + prompt.tip, width: inner).prefix(2).map { StyledLine($0, .faint) }
+    }
+
+    private func pacerPanel(_ exercise: Exercise, _ inner: Int) -> (full: [StyledLine], compact: [StyledLine]) {
+        let pattern = exercise.pacer.pattern
+        let position = exercise.pacer.position
+        let elapsed = exercise.time - exercise.start
+        var bar = BreathingBar.phaseBar(position, width: max(10, min(50, inner - 32)))
+        bar.append("  " + BreathingBar.count(position))
+        let title = "\(pattern.name) breathing, \(Formatting.fixed(pattern.breathsPerMinute, digits: 1)) a minute · "
+            + "\(Formatting.clock(elapsed)) of \(Formatting.clock(configuration.exerciseSeconds))"
+        let hint = configuration.acceptsKeys ? "Breathe with the bar; b stops the exercise." : "Breathe with the bar."
+        var compact = StyledLine("  ")
+        compact.append(bar)
+        return (box(title, BreathingBar.style(position.phase), [bar, StyledLine(hint, .faint)], inner), [compact])
+    }
+
+    private func effectLines(_ effect: ExerciseEffect) -> [StyledLine] {
+        let spans = [("before", effect.before), ("during", effect.during), ("after", effect.after)]
+        func row(_ name: String, _ value: (IntervalStatistics) -> Double?, _ digits: Int, _ unit: String) -> StyledLine {
+            var line = StyledLine(name.padding(toLength: 8))
+            for (_, statistics) in spans {
+                line.append((value(statistics).map { Formatting.fixed($0, digits: digits) + " " + unit } ?? "–").padding(toLength: 12), .strong)
+            }
+            return line
+        }
+        var header = StyledLine("".padding(toLength: 8))
+        for (name, _) in spans { header.append(name.padding(toLength: 12), .faint) }
+        return [header, row("RMSSD", \.rmssd, 0, "ms"), row("HR", \.meanHR, 0, "bpm")]
+    }
+
+    /// `lines` in a frame with `title` on its top edge, `inner` characters wide inside.
+    private func box(_ title: String, _ style: StyledLine.Style, _ lines: [StyledLine], _ inner: Int) -> [StyledLine] {
+        let heading = String(" \(title) ".prefix(inner))
+        var top = StyledLine("  ┌─")
+        top.append(heading, style)
+        top.append(String(repeating: "─", count: max(0, inner + 1 - heading.count)) + "┐")
+        let middle = lines.map { content -> StyledLine in
+            var line = StyledLine("  │ ")
+            line.append(content.fitted(to: inner))
+            line.append(" │")
+            return line
+        }
+        return [top] + middle + [StyledLine("  └" + String(repeating: "─", count: inner + 2) + "┘")]
+    }
+
+    public var helpLines: [StyledLine] {
+        let pattern = configuration.pattern
+        let exercise = "\(pattern.name), \(Formatting.fixed(pattern.breathsPerMinute, digits: 1)) a minute, \(Formatting.duration(configuration.exerciseSeconds))"
+        let keys: [(String, String)] = [
+            ("b", "start the breathing pacer (\(exercise)); b again stops it"),
+            ("n", "type a note into the session; Enter saves it, Esc drops it"),
+            ("q", "quit: the session ends with its summary (Ctrl-C too)"),
+            ("?", "this help"),
+            ("Ctrl-L", "draw the screen again"),
+        ]
+        let screen = [
+            "numbers: corrected beats of the last window.rmssd_seconds (SDNN: window.sdnn_seconds)",
+            "state: rest, elevated, stress, activity, recovery, paced breathing or posture, against your recent rest; level 0–100",
+            "vs rest: ln RMSSD in SDs from the reference: ═ the rest band (±1 SD), ┆ stress may begin, ● now",
+            "charts: \(Formatting.fixed(TrendHistory.bucketSeconds, digits: 0)) s a column; ▁ rest ▄ elevated █ stress ▒ activity ░ recovery ~ paced ╎ posture · unknown",
+            "signal: skin contact, battery, beats changed by correction, malformed notifications",
+        ]
+        return [StyledLine("  Keys", .strong)]
+            + keys.map { key, text in
+                var line = StyledLine("    " + key.padding(toLength: 8), .strong)
+                line.append(text)
+                return line
+            }
+            + [StyledLine(), StyledLine("  On the screen", .strong)]
+            + screen.map { StyledLine("    " + $0) }
+    }
+}

@@ -1,0 +1,233 @@
+import HRV
+import LivePipeline
+import Platform
+import Presentation
+
+/// The dashboard as lines of text: a title bar, the numbers, the state against the resting
+/// baseline, charts of the last minutes, the stress prompt or the pacer, the signal, the latest
+/// events and the keys. Exactly `size.rows` lines, none wider than `size.columns`; when the
+/// terminal is small the least important parts go first.
+extension DashboardState {
+    public func render(size: TerminalSize, colors: Bool) -> [String] {
+        guard size.rows > 0, size.columns > 0 else { return [] }
+        let width = size.columns
+        var body: [StyledLine]
+        if mode == .help {
+            body = helpLines
+        } else {
+            body = fit(sections(width: width), rows: size.rows - 2)
+        }
+        body = Array(body.prefix(max(0, size.rows - 2)))
+        body += repeatElement(StyledLine(), count: max(0, size.rows - 2 - body.count))
+        let lines = [titleBar(width: width)] + body + [footer(width: width)]
+        return lines.prefix(size.rows).map { $0.rendered(width: width, colors: colors) }
+    }
+
+    // MARK: Layout
+
+    /// A part of the screen; lower `priority` stays longer on a small terminal, and a part with a
+    /// `compact` form shrinks to it before it goes.
+    private struct Section {
+        var priority: Int
+        var lines: [StyledLine]
+        var compact: [StyledLine]?
+    }
+
+    private func sections(width: Int) -> [Section] {
+        var sections = [
+            Section(priority: 0, lines: [metricsLine]),
+            Section(priority: 0, lines: [stateLine]),
+        ]
+        if let gauge = gaugeLine(width: width) { sections.append(Section(priority: 3, lines: [gauge])) }
+        sections.append(Section(priority: 6, lines: [StyledLine()]))
+        sections.append(Section(priority: 4, lines: chartLines(width: width)))
+        for panel in panels(width: width) {
+            sections.append(Section(priority: 6, lines: [StyledLine()]))
+            sections.append(Section(priority: 1, lines: panel.full, compact: panel.compact))
+        }
+        sections.append(Section(priority: 6, lines: [StyledLine()]))
+        sections.append(Section(priority: 2, lines: [signalLine]))
+        return sections
+    }
+
+    /// Drops sections from the least important until the rest fits, then gives the rows left to
+    /// the newest events.
+    private func fit(_ sections: [Section], rows: Int) -> [StyledLine] {
+        var kept = sections
+        // Keep one row for the newest event while anything else can go.
+        let reserve = rows > 4 ? 1 : 0
+        while kept.reduce(0, { $0 + $1.lines.count }) > rows - reserve,
+            let index = kept.indices.max(by: { kept[$0].priority < kept[$1].priority || (kept[$0].priority == kept[$1].priority && $0 > $1) })
+        {
+            if let compact = kept[index].compact {
+                kept[index].lines = compact
+                kept[index].compact = nil
+            } else {
+                kept.remove(at: index)
+            }
+        }
+        var lines = kept.flatMap(\.lines)
+        let room = rows - lines.count
+        if room > 0 {
+            lines += log.suffix(room).map { event in
+                var line = StyledLine("  " + WallClock.timeOfDay(event.time) + "  ", .faint)
+                line.append(event.text)
+                return line
+            }
+        }
+        return lines
+    }
+
+    // MARK: Lines
+
+    private func titleBar(width: Int) -> StyledLine {
+        var left = " hrvmon " + configuration.title
+        if let sensor = sensorName ?? sensorAddress { left += "  ·  " + sensor }
+        if let link { left += "  ·  " + link.stateText }
+        let right = (summary == nil ? "" : "ended  ") + Formatting.clock(sessionSeconds) + " "
+        let gap = max(1, width - left.count - right.count)
+        return StyledLine(left + String(repeating: " ", count: gap) + right, .banner)
+    }
+
+    private var metricsLine: StyledLine {
+        guard let latest else { return StyledLine("  waiting for beats…", .faint) }
+        let window = latest.rmssdWindow.metrics
+        var line = StyledLine()
+        func field(_ name: String, _ value: Double?, _ digits: Int, _ unit: String) {
+            line.append("  \(name) ")
+            line.append(value.map { Formatting.fixed($0, digits: digits) } ?? "–", .strong)
+            if !unit.isEmpty { line.append(" " + unit) }
+            line.append(" ")
+        }
+        field("HR", window?.meanHR, 0, "bpm")
+        field("RMSSD", window?.rmssd, 1, "ms")
+        field("SDNN", latest.sdnnWindow.metrics?.sdnn, 1, "ms")
+        field("ln RMSSD", window?.lnRMSSD, 2, "")
+        field("pNN50", window?.pnn50, 1, "%")
+        return line
+    }
+
+    private var stateLine: StyledLine {
+        guard let assessment = latest?.assessment else { return StyledLine() }
+        var line = StyledLine("  ")
+        if assessment.isCalibrating {
+            let done = min(1, (latest?.sessionSeconds ?? 0) / configuration.calibrationSeconds)
+            line.append("CALIBRATING", .calm)
+            line.append("  resting baseline \(Formatting.clock(done * configuration.calibrationSeconds)) of \(Formatting.clock(configuration.calibrationSeconds))  ")
+            line.append(Sparkline.meter(done, cells: 20), .calm)
+            return line
+        }
+        let style = Self.style(of: assessment.state)
+        line.append(assessment.state.label.uppercased(), style)
+        if let explanation = assessment.state.explanation {
+            line.append("  " + explanation, .faint)
+        } else if let level = assessment.level {
+            line.append("  level ")
+            line.append(Formatting.fixed(level, digits: 0).padding(toLength: 4), .strong)
+            line.append(Sparkline.meter(level / 100, cells: 20), style)
+        }
+        if let rate = assessment.breathingRate {
+            line.append("  breathing \(Formatting.fixed(rate, digits: 0))/min", .faint)
+        }
+        return line
+    }
+
+    private func gaugeLine(width: Int) -> StyledLine? {
+        guard let latest, let baseline = latest.baseline else { return nil }
+        var line = StyledLine("  vs rest  ")
+        let gaugeWidth = min(40, max(0, width - 48))
+        line.append(BaselineGauge.line(
+            zScore: latest.assessment.zScore, onsetMargin: configuration.onsetMargin, width: gaugeWidth,
+            marker: Self.style(of: latest.assessment.state)))
+        // The band is the reference ± 1 SD in ln RMSSD: what the gauge's marker is measured against.
+        let centre = latest.reference?.lnRMSSD ?? baseline.lnRMSSDMean
+        let low = centre - baseline.lnRMSSDSD
+        let high = centre + baseline.lnRMSSDSD
+        let source = latest.reference?.isRolling == true ? "rolling" : baseline.source.rawValue
+        line.append("  rest band \(Formatting.fixed(low, digits: 2))–\(Formatting.fixed(high, digits: 2)) (\(source))", .faint)
+        return line
+    }
+
+    private func chartLines(width: Int) -> [StyledLine] {
+        let columns = min(TrendHistory.capacity, max(0, width - 26))
+        let buckets = Array(trend.last(columns))
+        guard columns >= 8, !buckets.isEmpty else { return [] }
+        func chart(_ name: String, _ values: [Double?], _ unit: String, _ style: StyledLine.Style) -> StyledLine {
+            var line = StyledLine("  " + name.padding(toLength: 7))
+            guard let (chart, range) = Sparkline.line(values) else { return line }
+            line.append(chart.padding(toLength: columns), style)
+            line.append("  \(Formatting.fixed(range.lowerBound, digits: 0))–\(Formatting.fixed(range.upperBound, digits: 0)) \(unit)", .faint)
+            return line
+        }
+        var states = StyledLine("  " + "state".padding(toLength: 7))
+        for bucket in buckets { states.append(String(Sparkline.mark(bucket.state)), Self.style(of: bucket.state ?? .unknown)) }
+        states.append(String(repeating: " ", count: columns - buckets.count))
+        states.append("  last " + Formatting.clock(Double(buckets.count) * TrendHistory.bucketSeconds), .faint)
+        return [
+            chart("HR", buckets.map(\.heartRate.value), "bpm", .alarm),
+            chart("RMSSD", buckets.map(\.rmssd.value), "ms", .good),
+            states,
+        ]
+    }
+
+    private var signalLine: StyledLine {
+        var line = StyledLine("  signal  ")
+        switch contact {
+        case .detected: line.append("contact ok", .good)
+        case .notDetected: line.append("NO SKIN CONTACT", .alarm)
+        case .notSupported: line.append("contact not reported")
+        case nil: line.append("no beats yet", .faint)
+        }
+        if let link, link.state != .connected {
+            line.append("  ·  ")
+            line.append(link.text, .warning)
+        }
+        if let battery { line.append("  ·  battery \(battery) %") }
+        if let location { line.append("  ·  \(location)") }
+        if let window = latest?.rmssdWindow {
+            line.append("  ·  ")
+            line.append("corrected \(Formatting.fixed(100 * window.correctedShare, digits: 1)) %", window.isLowQuality ? .warning : .plain)
+        }
+        line.append("  ·  \(Formatting.count(beats, "beat"))")
+        if malformed > 0 { line.append("  ·  \(malformed) malformed", .warning) }
+        return line
+    }
+
+    private func footer(width: Int) -> StyledLine {
+        switch mode {
+        case .note(let draft):
+            var line = StyledLine(" note: ", .strong)
+            // The end of a long note stays in view while it is typed.
+            let room = max(1, width - 40)
+            line.append(String(draft.suffix(room)) + "█")
+            line.append("   Enter saves · Esc cancels", .faint)
+            return line
+        case .help:
+            return StyledLine(" any key closes the help", .faint)
+        case .normal:
+            guard configuration.acceptsKeys else { return StyledLine(" Ctrl-C quits", .faint) }
+            var line = StyledLine()
+            let keys = summary == nil
+                ? [("b", exercise == nil ? "breathe" : "stop breathing"), ("n", "note"), ("?", "help"), ("q", "quit")]
+                : [("?", "help"), ("q", "quit")]
+            for (index, (key, action)) in keys.enumerated() {
+                line.append((index == 0 ? " " : "  ") + key, .strong)
+                line.append(" " + action, .faint)
+            }
+            return line
+        }
+    }
+
+    // MARK: Styles
+
+    public static func style(of state: StressState) -> StyledLine.Style {
+        switch state {
+        case .rest: .good
+        case .elevated: .warning
+        case .stress: .alarm
+        case .activity, .recovery: .active
+        case .pacedBreathing: .calm
+        case .posture, .unknown: .faint
+        }
+    }
+}

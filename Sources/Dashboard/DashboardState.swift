@@ -1,0 +1,154 @@
+import HRV
+import HeartRateProtocol
+import LivePipeline
+import Presentation
+
+/// Everything the dashboard shows, kept up to date from the session's events. No I/O and no
+/// clock of its own: time comes with each event (and with pacer frames), so the same events
+/// always give the same screen.
+public struct DashboardState {
+    public struct Configuration: Sendable {
+        /// What runs, for the title bar: `monitor`, `demo ×10`.
+        public var title: String
+        /// Start of the session, on the events' clock.
+        public var start: Double
+        /// The exercise `b` starts.
+        public var pattern: BreathingPattern
+        public var exerciseSeconds: Double
+        public var calibrationSeconds: Double
+        /// SDs below the resting mean where stress starts (stress.onset_margin_sd).
+        public var onsetMargin: Double
+        /// Whether keys reach the dashboard (stdin is a terminal).
+        public var acceptsKeys: Bool
+
+        public init(title: String, start: Double, pattern: BreathingPattern, exerciseSeconds: Double, calibrationSeconds: Double, onsetMargin: Double, acceptsKeys: Bool) {
+            self.title = title
+            self.start = start
+            self.pattern = pattern
+            self.exerciseSeconds = exerciseSeconds
+            self.calibrationSeconds = calibrationSeconds
+            self.onsetMargin = onsetMargin
+            self.acceptsKeys = acceptsKeys
+        }
+    }
+
+    /// What the keys are doing.
+    public enum Mode: Equatable {
+        case normal
+        case help
+        /// Typing a note: the text so far.
+        case note(String)
+    }
+
+    /// A breathing exercise under way, paced on the events' clock.
+    public struct Exercise {
+        public var pacer: BreathingPacer
+        public var start: Double
+        /// Where the pacer has been moved to.
+        public var time: Double
+    }
+
+    /// One line of the event log.
+    public struct LoggedEvent {
+        public var time: Double
+        public var text: String
+    }
+
+    public let configuration: Configuration
+    public var mode = Mode.normal
+    /// Time of the newest event: the session clock in the title ticks with data only.
+    public private(set) var now: Double
+    public private(set) var latest: MetricsReport?
+    public private(set) var trend = TrendHistory()
+    public private(set) var link: LinkStatus?
+    public private(set) var sensorName: String?
+    public private(set) var sensorAddress: String?
+    public private(set) var location: String?
+    public private(set) var battery: Int?
+    public private(set) var contact: HeartRateMeasurement.SensorContact?
+    public private(set) var beats = 0
+    public private(set) var malformed = 0
+    /// The stress prompt, from the suggestion until the exercise starts or the episode ends.
+    public private(set) var prompt: BreathingCoach.Suggestion?
+    public private(set) var exercise: Exercise?
+    /// The exercise that ended and waits for its measured effect: its pattern and length.
+    public private(set) var finishedExercise: (pattern: String, seconds: Double)?
+    public private(set) var effect: ExerciseEffect?
+    /// Newest last.
+    public private(set) var log: [LoggedEvent] = []
+    /// Set once the session has ended (the demo stays on screen until `q`).
+    public private(set) var summary: SessionSummary?
+
+    public static let logLength = 20
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        now = configuration.start
+    }
+
+    public mutating func apply(_ event: SessionEvent, at time: Double) {
+        now = max(now, time)
+        switch event {
+        case .live(let event): apply(event, at: time)
+        case .link(let status): link = status
+        case .sensor(.identity(let name, let address)):
+            sensorName = name
+            sensorAddress = address
+        case .sensor(.bodySensorLocation(let place)): location = place
+        case .sensor(.batteryLevel(let percent)): battery = percent
+        case .notice, .note: break
+        }
+        if case .live(.metrics) = event { return }
+        if let text = SessionText.line(for: event) {
+            log.append(LoggedEvent(time: time, text: text))
+            if log.count > Self.logLength { log.removeFirst(log.count - Self.logLength) }
+        }
+    }
+
+    private mutating func apply(_ event: LiveEvent, at time: Double) {
+        switch event {
+        case .beat(let beat):
+            contact = beat.sensorContact
+            beats = beat.sequence
+        case .metrics(let report):
+            latest = report
+            trend.add(report)
+        case .malformed(let packet): malformed = packet.count
+        case .episode(let episode) where episode.kind == .stress: prompt = nil
+        case .suggestion(let suggestion): prompt = suggestion
+        case .exercise(let mark) where mark.kind == .started:
+            exercise = Exercise(pacer: BreathingPacer(pattern: configuration.pattern, start: mark.time), start: mark.time, time: mark.time)
+            prompt = nil
+            finishedExercise = nil
+            effect = nil
+        case .exercise(let mark):
+            finishedExercise = (mark.pattern, exercise.map { mark.time - $0.start } ?? 0)
+            exercise = nil
+        case .effect(let measured):
+            effect = measured
+            finishedExercise = nil
+        case .placed, .gap, .episode: break
+        }
+    }
+
+    /// Moves the pacer to `time` (a frame of its animation).
+    public mutating func advancePacer(to time: Double) {
+        guard var running = exercise, time > running.time else { return }
+        _ = running.pacer.advance(to: time)
+        running.time = time
+        exercise = running
+    }
+
+    /// The exercise has run its configured length and should be stopped.
+    public func exerciseIsDue(at time: Double) -> Bool {
+        exercise.map { time - $0.start >= configuration.exerciseSeconds } ?? false
+    }
+
+    public mutating func finish(_ summary: SessionSummary) {
+        self.summary = summary
+        mode = .normal
+    }
+
+    /// Seconds since the session started, on the clock of the newest event.
+    public var sessionSeconds: Double { max(0, now - configuration.start) }
+}

@@ -1,0 +1,92 @@
+/// A line of text in parts with their styles, drawn with ANSI escapes only when colours are on
+/// (`NO_COLOR` unset). Widths count characters: the dashboard draws only narrow ones.
+public struct StyledLine {
+    /// An SGR parameter string, e.g. `1;31` for bold red; empty for plain text.
+    public struct Style: Equatable, Sendable {
+        public let code: String
+
+        public static let plain = Style(code: "")
+        public static let strong = Style(code: "1")
+        public static let faint = Style(code: "2")
+        public static let banner = Style(code: "7")
+        public static let good = Style(code: "32")
+        public static let warning = Style(code: "33")
+        public static let alarm = Style(code: "1;31")
+        public static let calm = Style(code: "36")
+        public static let active = Style(code: "34")
+    }
+
+    public private(set) var parts: [(text: String, style: Style)] = []
+
+    public init(_ text: String = "", _ style: Style = .plain) {
+        if !text.isEmpty { parts = [(text, style)] }
+    }
+
+    /// Adds `text` in `style`: to the last part when that has the same style.
+    public mutating func append(_ text: String, _ style: Style = .plain) {
+        guard !text.isEmpty else { return }
+        if let last = parts.indices.last, parts[last].style == style {
+            parts[last].text += text
+        } else {
+            parts.append((text, style))
+        }
+    }
+
+    public mutating func append(_ line: StyledLine) {
+        for part in line.parts { append(part.text, part.style) }
+    }
+
+    /// Characters, without escapes.
+    public var count: Int { parts.reduce(0) { $0 + $1.text.count } }
+
+    /// The first `width` characters.
+    public func prefix(_ width: Int) -> StyledLine {
+        var line = StyledLine()
+        var left = width
+        for part in parts where left > 0 {
+            let text = String(part.text.prefix(left))
+            left -= text.count
+            line.append(text, part.style)
+        }
+        return line
+    }
+
+    /// The first `width` characters, padded with spaces to exactly `width`.
+    public func fitted(to width: Int) -> StyledLine {
+        var line = prefix(width)
+        line.append(String(repeating: " ", count: max(0, width - line.count)))
+        return line
+    }
+
+    /// Words of `text` in lines of at most `width` characters (a longer word is cut).
+    public static func wrap(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            let word = word.count > width ? String(word.prefix(width)) : String(word)
+            if current.isEmpty {
+                current = word
+            } else if current.count + 1 + word.count <= width {
+                current += " " + word
+            } else {
+                lines.append(current)
+                current = word
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+
+    /// Cut to `width` characters; with `colors`, each styled part between its escapes.
+    public func rendered(width: Int, colors: Bool) -> String {
+        prefix(width).rendered(colors: colors)
+    }
+
+    /// With `colors`, each styled part between its escapes.
+    public func rendered(colors: Bool) -> String {
+        parts.map { part in
+            colors && !part.style.code.isEmpty ? "\u{1B}[\(part.style.code)m" + part.text + "\u{1B}[0m" : part.text
+        }.joined()
+    }
+}

@@ -1,0 +1,52 @@
+import DBus
+import Dashboard
+import HRV
+import LivePipeline
+import Platform
+import SessionLog
+
+/// A session as `monitor` and `demo` run it on their event loop: shown as the dashboard or as
+/// lines, its suggestions on the desktop too, recorded to its file when asked, and taking notes
+/// from `hrvmon note` until it ends. The command feeds `run` from its own source of beats.
+public struct LiveSessionHost {
+    public let run: SessionRun
+    /// The dashboard on a terminal; nil for lines.
+    public let dashboard: Dashboard?
+    /// The session file's writer; nil without a file.
+    public let recorder: SessionRecorder?
+    private let loop: EventLoop
+
+    /// The session judges against the header's baseline (nil: it calibrates on its first
+    /// minutes). `record`: keep a session file, at `path` or (nil) in the sessions directory.
+    /// Every event is stamped with `clock`; `stop` ends the loop (the keys' q, a failed file).
+    public init(
+        _ header: SessionHeader, record: Bool, at path: String?, display: SessionDisplay, title: String,
+        loop: EventLoop, clock: @escaping () -> Double, stop: @escaping () -> Void
+    ) throws {
+        let settings = header.settings
+        run = SessionRun(
+            session: SessionPipeline(pipeline: settings.pipeline, judge: try BeatJudge(settings: settings, baseline: header.baseline)),
+            outputs: [])
+        dashboard = run.show(display, title: title, start: header.start, settings: settings, loop: loop, clock: clock, stop: stop)
+        do {
+            run.notifyDesktop(settings.notify, loop: loop)
+            recorder = record ? try run.recordToFile(at: path, header: header, loop: loop, stop: stop) : nil
+        } catch {
+            dashboard?.close()
+            throw error
+        }
+        run.takeNotes(loop: loop, clock: clock)
+        self.loop = loop
+    }
+
+    /// Runs the loop until something stops it; then the session ends at `end` (unless it has
+    /// ended already) and the dashboard gives the terminal back, with the summary on it.
+    public func runUntilStopped(finishing end: () -> (time: Double, seconds: Double)) {
+        loop.run()
+        if !run.isFinished {
+            let (time, seconds) = end()
+            run.finish(at: time, seconds: seconds)
+        }
+        dashboard?.close()
+    }
+}

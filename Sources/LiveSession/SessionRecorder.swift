@@ -1,0 +1,113 @@
+import HRV
+import LivePipeline
+import Platform
+import SessionLog
+import Settings
+
+/// Keeps the session file: one JSON line per event, appended and written before the next
+/// notification is processed, synced to the disk within `log.sync_seconds` and at the end. A
+/// failed write is reported, never silent; the file is then left as it is (a later append
+/// could land after a torn line) and the session goes on, or stops (`log.on_error`).
+public final class SessionRecorder: SessionOutput {
+    public let path: String
+    private var descriptor: Int32
+    private var header: SessionHeader
+    private var headerWritten = false
+    /// Lines that came before the header could be written (the sensor is not known yet).
+    private var pending: [String] = []
+    private let syncInterval: Double
+    private let stopsOnError: Bool
+    private let now: () -> Double
+    private let schedule: (Double, @escaping () -> Void) -> Void
+    private var unsyncedSince: Double?
+    private var syncScheduled = false
+    /// Called once when writing fails, with a message for the user; `stop` tells whether the
+    /// session should end.
+    public var onFailure: (_ message: String, _ stop: Bool) -> Void = { _, _ in }
+    public private(set) var failed = false
+
+    /// `now` is a monotonic clock; `schedule` runs a closure after a delay on the event loop
+    /// (syncs are timed only while unsynced data waits, so an idle session does not wake).
+    public init(
+        descriptor: Int32, path: String, header: SessionHeader, settings: Settings.Log,
+        now: @escaping () -> Double, schedule: @escaping (Double, @escaping () -> Void) -> Void
+    ) {
+        self.descriptor = descriptor
+        self.path = path
+        self.header = header
+        syncInterval = settings.syncSeconds
+        stopsOnError = settings.stopsOnError
+        self.now = now
+        self.schedule = schedule
+    }
+
+    public func handle(_ event: SessionEvent, at time: Double, line: inout SessionLine) {
+        if case .sensor(.identity(let name, let address)) = event, !headerWritten {
+            header.deviceName = name
+            header.deviceAddress = address
+            writeHeader()
+        }
+        guard let text = line.text() else { return }
+        if headerWritten {
+            append(text)
+        } else if case .live = event {
+            writeHeader()
+            append(text)
+        } else {
+            pending.append(text)
+        }
+    }
+
+    public func finish(_ summary: SessionSummary) {
+        if !headerWritten { writeHeader() }
+        append(SessionRecords.summary(summary).serialized + "\n")
+        sync()
+        if descriptor >= 0 { Descriptor.close(descriptor) }
+        descriptor = -1
+    }
+
+    private func writeHeader() {
+        headerWritten = true
+        append(SessionRecords.header(header).serialized + "\n")
+        for line in pending { append(line) }
+        pending = []
+    }
+
+    private func append(_ line: String) {
+        guard !failed, descriptor >= 0 else { return }
+        var line = line
+        if let error = line.withUTF8({ FileStream.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }) {
+            return fail(error.description)
+        }
+        let now = now()
+        if let since = unsyncedSince {
+            if now - since >= syncInterval { sync() }
+        } else {
+            unsyncedSince = now
+            scheduleSync()
+        }
+    }
+
+    /// A one-shot timer for the tail: a session that goes quiet is still on disk soon after.
+    private func scheduleSync() {
+        guard !syncScheduled else { return }
+        syncScheduled = true
+        schedule(syncInterval) { [weak self] in
+            guard let self else { return }
+            syncScheduled = false
+            if unsyncedSince != nil { sync() }
+        }
+    }
+
+    private func sync() {
+        guard !failed, descriptor >= 0, unsyncedSince != nil else { return }
+        unsyncedSince = nil
+        if let error = FileStream.sync(descriptor) { fail(error.description) }
+    }
+
+    private func fail(_ reason: String) {
+        failed = true
+        let outcome = stopsOnError ? "stopping (log.on_error = stop)" : "monitoring goes on without it (log.on_error = warn)"
+        onFailure("cannot write the session log \(path): \(reason); \(outcome)", stopsOnError)
+    }
+}

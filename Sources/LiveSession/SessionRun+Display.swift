@@ -1,0 +1,50 @@
+import Dashboard
+import Platform
+import Presentation
+import Settings
+
+/// How a running session is shown.
+public enum SessionDisplay: Equatable, Sendable {
+    /// Lines on standard output, for people or as JSON Lines.
+    case lines(MonitorFormat)
+    /// The full-screen dashboard; its keys work when standard input is a terminal.
+    case dashboard
+}
+
+extension SessionRun {
+    /// Adds the session's display: the dashboard — its keys start and stop the breathing
+    /// exercise, note and `stop` the session — or lines. Returns the dashboard, which must be
+    /// closed on the way out to give the terminal back.
+    func show(
+        _ display: SessionDisplay, title: String, start: Double, settings: Settings, loop: EventLoop,
+        clock: @escaping () -> Double, stop: @escaping () -> Void
+    ) -> Dashboard? {
+        guard display == .dashboard else {
+            if case .lines(let format) = display { add(LiveWriter(format: format)) }
+            return nil
+        }
+        let pattern = session.judge.coach.pattern
+        let configuration = DashboardState.Configuration(
+            title: title, start: start, pattern: pattern, exerciseSeconds: settings.breathing.minutes * 60,
+            calibrationSeconds: settings.stress.calibration, onsetMargin: settings.stress.onsetMargin,
+            acceptsKeys: Terminal.isTerminal(.input))
+        // no-color.org: set and not empty means no colour.
+        let colors = Environment.value("NO_COLOR").map(\.isEmpty) ?? true
+        let dashboard = Dashboard(configuration: configuration, loop: loop, clock: clock, colors: colors, bell: settings.breathing.bell)
+        dashboard.perform = { [unowned self] command in
+            switch command {
+            case .toggleExercise: toggleExercise(pattern.name, at: clock())
+            case .saveNote(let text): report(.note(text), at: clock())
+            case .quit: stop()
+            case .redrawAll: break
+            }
+        }
+        add(dashboard)
+        return dashboard
+    }
+
+    /// Suggestions as desktop notifications too, when `notify.desktop` is on and a session bus runs.
+    func notifyDesktop(_ settings: Settings.Notify, loop: EventLoop) {
+        if let notifier = DesktopNotifier(settings, loop: loop) { add(notifier) }
+    }
+}

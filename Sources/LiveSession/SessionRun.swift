@@ -1,0 +1,76 @@
+import DBus
+import HRV
+import LivePipeline
+import Platform
+import SessionLog
+
+/// One running session: the live pipeline and the outputs each of its events goes to. `monitor`
+/// feeds it from the strap, `demo` from the simulator; both hand it the time of each event, so
+/// the demo's accelerated clock runs through the same code.
+public final class SessionRun {
+    public private(set) var session: SessionPipeline
+    private var outputs: [SessionOutput]
+    /// Where `hrvmon note` reaches the session, until it ends.
+    private var notes: NoteInbox?
+    public private(set) var isFinished = false
+
+    public init(session: SessionPipeline, outputs: [SessionOutput]) {
+        self.session = session
+        self.outputs = outputs
+    }
+
+    /// Adds an output; `first` puts it before the others, so (for the session file) a line is
+    /// on disk before anyone has seen it.
+    public func add(_ output: SessionOutput, first: Bool = false) {
+        if first { outputs.insert(output, at: 0) } else { outputs.append(output) }
+    }
+
+    /// One notification's bytes, received at `time`.
+    public func receive(_ bytes: [UInt8], at time: Double) {
+        session.receive(bytes, at: time) { report(.live($0), at: time) }
+    }
+
+    /// The beats before and after `time` are not neighbours.
+    public func breakContinuity(at time: Double) {
+        session.breakContinuity(at: time) { report(.live($0), at: time) }
+    }
+
+    /// Starts a breathing exercise, or stops the one under way.
+    public func toggleExercise(_ pattern: String, at time: Double) {
+        if session.isExercising {
+            session.stopExercise(at: time) { report(.live($0), at: time) }
+        } else {
+            session.startExercise(pattern, at: time) { report(.live($0), at: time) }
+        }
+    }
+
+    public func report(_ event: SessionEvent, at time: Double) {
+        var line = SessionLine(event, at: time)
+        for output in outputs { output.handle(event, at: time, line: &line) }
+    }
+
+    /// Takes notes from `hrvmon note` into the session until it finishes; when another session
+    /// takes them, says so as a notice.
+    public func takeNotes(loop: EventLoop, clock: @escaping () -> Double) {
+        do {
+            notes = try NoteInbox(loop: loop) { [unowned self] text in report(.note(text), at: clock()) }
+        } catch {
+            report(.notice("`hrvmon note` cannot reach this session: \(error)"), at: clock())
+        }
+    }
+
+    /// Ends the session: no more notes (`hrvmon note` says none runs, even while the demo's
+    /// dashboard waits for q), the pipeline's last events, then the summary.
+    public func finish(at time: Double, seconds: Double) {
+        isFinished = true
+        notes?.receive()
+        notes = nil
+        session.finish(at: time) { report(.live($0), at: time) }
+        let summary = SessionSummary(
+            time: time, seconds: seconds, beats: session.recording.rawBeats, malformed: session.malformedPackets,
+            metrics: session.recording.metrics, baseline: session.judge.detector.baseline,
+            stressSeconds: session.judge.episodes.stressSeconds,
+            exercises: session.judge.effects.count)
+        for output in outputs { output.finish(summary) }
+    }
+}

@@ -1,0 +1,74 @@
+import HRV
+import LivePipeline
+import Platform
+
+/// A running session's events and summary in words, as the text lines and the dashboard show them.
+public enum SessionText {
+    /// The text line of an event; nil for events shown only in JSON (beats).
+    public static func line(for event: SessionEvent) -> String? {
+        switch event {
+        case .live(let event): line(for: event)
+        case .link(let status):
+            status.text + (status.retryIn.map { " (retry in \(Formatting.fixed($0, digits: 1)) s)" } ?? "")
+        case .sensor(.identity(let name, let address)): "sensor \(name ?? address) (\(address))"
+        case .sensor(.bodySensorLocation(let location)): "worn on the \(location)"
+        case .sensor(.batteryLevel(let percent)): "battery \(percent) %"
+        case .notice(let message): message
+        case .note(let text): "note: \(text)"
+        }
+    }
+
+    private static func line(for event: LiveEvent) -> String? {
+        switch event {
+        case .beat, .placed: nil
+        case .metrics(let report):
+            "HR \(number(report.rmssdWindow.metrics?.meanHR, 0)) bpm  RMSSD \(number(report.rmssdWindow.metrics?.rmssd, 1)) ms  "
+                + "SDNN \(number(report.sdnnWindow.metrics?.sdnn, 1)) ms  \(report.assessment.label)"
+                + (report.assessment.level.map { "  level \(Int($0.rounded()))" } ?? "")
+        case .malformed(let packet): "malformed notification (\(packet.count) so far): \(packet.error)"
+        case .gap: "gap in the beats: no RR difference spans it"
+        case .episode(let episode):
+            "\(episode.kind.rawValue) from \(Formatting.clock(episode.start)) to \(Formatting.clock(episode.end))"
+        case .suggestion(let suggestion):
+            "\(suggestion.reason): try \(Formatting.fixed(suggestion.minutes, digits: 0)) min of \(suggestion.pattern.name) breathing. \(suggestion.tip)"
+        case .exercise(let mark): "\(mark.pattern) breathing \(mark.kind.rawValue) at \(Formatting.clock(mark.sessionSeconds))"
+        case .effect(let effect): effect.summary
+        }
+    }
+
+    public static func summary(_ summary: SessionSummary) -> String {
+        "\(Formatting.count(summary.beats, "beat")), \(Formatting.count(summary.malformed, "malformed notification")) in \(Formatting.duration(summary.seconds))"
+    }
+
+    private static func number(_ value: Double?, _ digits: Int) -> String {
+        value.map { Formatting.fixed($0, digits: digits) } ?? "–"
+    }
+
+    /// The summary as the last text line: the time of day, then the totals.
+    public static func summaryLine(_ summary: SessionSummary) -> String {
+        WallClock.timeOfDay(summary.time) + "  " + Self.summary(summary)
+    }
+}
+
+extension StressAssessment {
+    /// The state as shown: `calibrating` while the session baseline is measured.
+    public var label: String { isCalibrating ? "calibrating" : state.rawValue }
+}
+
+extension ExerciseEffect {
+    /// RMSSD and heart rate before, during and after, in words.
+    public var summary: String {
+        func span(_ statistics: IntervalStatistics) -> String {
+            "RMSSD \(statistics.rmssd.map { Formatting.fixed($0, digits: 1) } ?? "–") ms, HR \(statistics.meanHR.map { Formatting.fixed($0, digits: 0) } ?? "–") bpm"
+        }
+        return "exercise effect: before \(span(before)); during \(span(during)); after \(span(after))"
+    }
+}
+
+extension LinkStatus {
+    /// The state in words: `connected`, `no adapter`.
+    public var stateText: String { state.rawValue.replacing("_", with: " ") }
+
+    /// The state and why: `disconnected: out of range`.
+    public var text: String { stateText + (detail.isEmpty ? "" : ": " + detail) }
+}

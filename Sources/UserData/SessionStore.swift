@@ -1,0 +1,87 @@
+import Foundation
+import Platform
+import SessionLog
+
+/// The session files: `$XDG_DATA_HOME/hrvmon/sessions/ID.jsonl`, the id being the local start time
+/// `YYYYMMDD-HHMMSS` (with `-2`, `-3`… when two start in the same second). 0600 files in 0700
+/// directories; created exclusively, so a session never overwrites or mixes into another.
+public enum SessionStore {
+    public static var directory: String { DataDirectory.path + "/sessions" }
+
+    public static let fileExtension = ".jsonl"
+
+    public struct OpenedFile {
+        public var descriptor: Int32
+        public var path: String
+        public var id: String
+    }
+
+    /// A new session file in the sessions directory, named by `start`.
+    public static func create(start: Double) throws(DataDirectory.Failure) -> OpenedFile {
+        try DataDirectory.makePrivateDirectory(directory)
+        let base = WallClock.compact(start)
+        for attempt in 1...100 {
+            let id = attempt == 1 ? base : "\(base)-\(attempt)"
+            let path = directory + "/" + id + fileExtension
+            switch FileSystem.openForAppending(path, permissions: 0o600, exclusive: true) {
+            case .success(let descriptor): return OpenedFile(descriptor: descriptor, path: path, id: id)
+            case .failure(.fileExists): continue
+            case .failure(let failure): throw DataDirectory.Failure(path: path, reason: failure.description)
+            }
+        }
+        throw DataDirectory.Failure(path: directory, reason: "100 sessions already started in this second")
+    }
+
+    /// The file `--log PATH` names: a new or empty file, or a device or pipe (/dev/stdout). An
+    /// existing non-empty file is refused: sessions are never appended to one another.
+    public static func create(explicit path: String) throws(DataDirectory.Failure) -> OpenedFile {
+        if let status = FileSystem.status(path), status.kind == .regular, status.size > 0 {
+            throw DataDirectory.Failure(path: path, reason: "already exists and is not empty; a session file holds one session: choose a new path")
+        }
+        switch FileSystem.openForAppending(path, permissions: 0o600, exclusive: false) {
+        case .success(let descriptor): return OpenedFile(descriptor: descriptor, path: path, id: id(of: path))
+        case .failure(let failure): throw DataDirectory.Failure(path: path, reason: failure.description)
+        }
+    }
+
+    /// Session files in the sessions directory, oldest first; with `since`, only those whose id
+    /// (which begins with the local start date, YYYYMMDD) is not older, so older files need not be
+    /// read. Files named otherwise are always included.
+    public static func all(since day: CalendarDay? = nil) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let first = day?.text.replacingOccurrences(of: "-", with: "") ?? ""
+        return names.filter { $0.hasSuffix(fileExtension) && $0 >= first }.map { directory + "/" + $0 }
+            .sorted { startOrder(id(of: $0)) < startOrder(id(of: $1)) }
+    }
+
+    /// A session by id (or a unique prefix of one), or by path when `acceptingPaths`.
+    public static func find(_ reference: String, acceptingPaths: Bool = true) throws(DataDirectory.Failure) -> String {
+        if reference.contains("/") || reference.hasSuffix(fileExtension) {
+            guard acceptingPaths else {
+                throw DataDirectory.Failure(path: reference, reason: "not a session id; `hrvmon sessions` lists them (only sessions in \(directory) are deleted)")
+            }
+            if let failure = FileSystem.check(reference, .read) { throw DataDirectory.Failure(path: reference, reason: failure.description) }
+            return reference
+        }
+        let matches = all().filter { id(of: $0).hasPrefix(reference) }
+        if let exact = matches.first(where: { id(of: $0) == reference }) { return exact }
+        switch matches.count {
+        case 1: return matches[0]
+        case 0: throw DataDirectory.Failure(path: directory, reason: "no session '\(reference)'; `hrvmon sessions` lists them")
+        default: throw DataDirectory.Failure(path: directory, reason: "'\(reference)' matches \(matches.count) sessions: \(matches.map(id(of:)).joined(separator: ", "))")
+        }
+    }
+
+    /// Sessions in the order they started: by start time, then by the `-N` a second session in
+    /// the same second gets (plain text order would put `…-2` before its first).
+    static func startOrder(_ id: String) -> (String, Int) {
+        let start = String(id.prefix(15))
+        let suffix = id.dropFirst(15)
+        return suffix.first == "-" ? (start, Int(suffix.dropFirst()) ?? 0) : (id, 1)
+    }
+
+    public static func id(of path: String) -> String {
+        let name = (path as NSString).lastPathComponent
+        return name.hasSuffix(fileExtension) ? String(name.dropLast(fileExtension.count)) : name
+    }
+}

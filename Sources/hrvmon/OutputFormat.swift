@@ -1,6 +1,0 @@
-import Platform
-import ArgumentParser
-
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, csv
-}

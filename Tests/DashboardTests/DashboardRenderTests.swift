@@ -1,0 +1,200 @@
+import Dashboard
+import Foundation
+import HRV
+import LivePipeline
+import Platform
+import TestSupport
+import Testing
+
+/// The dashboard as text: what it shows at each point of the demo, at any terminal size, with
+/// and without colour. The renderer is pure, so these run without a terminal.
+@Suite struct DashboardRenderTests {
+    static let wide = TerminalSize(rows: 32, columns: 100)
+
+    static func replay(until seconds: Double) throws -> DemoReplay {
+        let replay = try DemoReplay()
+        replay.play(until: seconds)
+        return replay
+    }
+
+    /// Characters on the screen, escapes left out.
+    static func visible(_ line: String) -> String {
+        var result = ""
+        var inEscape = false
+        for character in line {
+            if inEscape {
+                if character.isLetter { inEscape = false }
+            } else if character == "\u{1B}" {
+                inEscape = true
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// The number after `label` on the line that has it.
+    static func number(after label: String, in lines: [String]) -> Double? {
+        for line in lines {
+            guard let range = line.range(of: label) else { continue }
+            return Double(line[range.upperBound...].prefix { $0.isNumber || $0 == "." })
+        }
+        return nil
+    }
+
+    @Test func whileCalibratingValuesProgressAndSignal() throws {
+        let lines = try Self.replay(until: 100).state.render(size: Self.wide, colors: false)
+        #expect(lines.count == 32)
+        #expect(lines[0].hasPrefix(" hrvmon demo ×10  ·  hrvmon demo strap  ·  connected"))
+        #expect(lines[0].hasSuffix("1:40 "), "session clock: \(lines[0])")
+        #expect((55...70).contains(Self.number(after: "  HR ", in: lines) ?? 0))
+        #expect((20...90).contains(Self.number(after: "RMSSD ", in: lines) ?? 0))
+        #expect(Self.number(after: "SDNN ", in: lines) != nil)
+        #expect(Self.number(after: "ln RMSSD ", in: lines) != nil)
+        #expect(lines.contains { $0.hasPrefix("  CALIBRATING  resting baseline 1:") && $0.contains(" of 3:00  ") })
+        #expect(lines.contains { $0.hasPrefix("  HR     ▁") || $0.hasPrefix("  HR     ▂") || $0.contains("  HR     ") && $0.contains(" bpm") })
+        #expect(lines.contains { $0.hasPrefix("  state  ·") && $0.contains("last 1:") })
+        #expect(lines.contains { $0.hasPrefix("  signal  contact ok  ·  battery 87 %  ·  chest  ·  corrected ") })
+        #expect(lines.contains { $0.hasSuffix("demo: 3 min 00 s of seated rest (simulated heart rate 62 bpm, RMSSD 45 ms)") })
+        #expect(lines.last == " b breathe  n note  ? help  q quit")
+        #expect(!lines.contains { $0.contains("rest band") }, "no band before the baseline is known")
+    }
+
+    @Test func inTheStressSegmentStateBandAndPrompt() throws {
+        let replay = try Self.replay(until: 300)
+        let suggestion = try #require(replay.suggestions.first)
+        #expect((180...300).contains(suggestion.seconds), "the prompt comes in the stress segment, half a minute in at ×10")
+        let lines = replay.state.render(size: Self.wide, colors: false)
+        let stateLine = try #require(lines.first { $0.hasPrefix("  STRESS  level ") })
+        #expect((40...100).contains(Self.number(after: "level ", in: [stateLine]) ?? 0))
+        let gauge = try #require(lines.first { $0.hasPrefix("  vs rest  ") })
+        #expect(gauge.contains("rest band 3.") && gauge.hasSuffix(" (rolling)"))
+        #expect(gauge.contains("◀") || gauge.contains("●"))
+        #expect(gauge.contains("┆") && gauge.contains("═"))
+        let top = try #require(lines.firstIndex { $0.hasPrefix("  ┌─ Stress ─") })
+        // The reason, wrapped inside the box, then the offer and the tip.
+        let offer = try #require(lines.firstIndex { $0.contains("Try 5 min of resonance breathing — press b to start the pacer.") })
+        let wrapped = lines[(top + 1)..<offer].map { String($0.dropFirst(4).dropLast(2)).trimmingCharacters(in: .whitespaces) }
+        #expect(wrapped.joined(separator: " ") == suggestion.suggestion.reason + ".")
+        #expect(lines[offer + 1].contains("Tip: " + suggestion.suggestion.tip))
+        #expect(lines[offer + 2].hasPrefix("  └──"))
+    }
+
+    /// The pacer panel follows BreathingPacer: the same phase and bar at the same moment.
+    @Test func pacerInStepWithTheModel() throws {
+        let replay = try Self.replay(until: 300)
+        replay.startExercise(at: 300)
+        let start = DemoReplay.start + 300
+        #expect(replay.state.prompt == nil, "starting the exercise answers the prompt")
+        var model = BreathingPacer(pattern: .resonance(), start: start)
+        for seconds in [0.0, 1.3, 4.0, 6.5, 9.9, 31.2] {
+            replay.state.advancePacer(to: start + seconds)
+            _ = model.advance(to: start + seconds)
+            #expect(replay.state.exercise?.pacer.position == model.position)
+            let lines = replay.state.render(size: Self.wide, colors: false)
+            let bar = BreathingBar.label(model.position.phase) + " " + BreathingBar.bar(model.position, width: 50)
+            #expect(lines.contains { $0.hasPrefix("  │ " + bar + "  ") }, "\(seconds) s: \(lines.filter { $0.contains("│") })")
+        }
+        let lines = replay.state.render(size: Self.wide, colors: false)
+        #expect(lines.contains { $0.hasPrefix("  ┌─ resonance breathing, 6.0 a minute · ") })
+        #expect(lines.last == " b stop breathing  n note  ? help  q quit")
+        #expect(!replay.state.exerciseIsDue(at: start + 299))
+        #expect(replay.state.exerciseIsDue(at: start + 300))
+    }
+
+    /// The demo takes the exercise in its breathing segment; at the end its effect is shown.
+    @Test func effectOfTheExerciseAndTheEnd() throws {
+        let replay = try Self.replay(until: 10_000)
+        let lines = replay.state.render(size: Self.wide, colors: false)
+        let top = try #require(lines.firstIndex { $0.hasPrefix("  ┌─ Effect of the exercise ─") })
+        #expect(lines[top + 1].hasPrefix("  │         before      during      after"))
+        let rmssd = lines[top + 2]
+        #expect(rmssd.hasPrefix("  │ RMSSD   "))
+        let values = rmssd.split(separator: " ").compactMap { Double($0) }
+        #expect(values.count == 3 && values[1] > 1.5 * values[0], "breathing raises RMSSD: \(rmssd)")
+        #expect(lines[top + 3].hasPrefix("  │ HR      "))
+        #expect(lines.contains { $0.hasPrefix("  ┌─ Session over ─") })
+        #expect(lines.contains { $0.contains("Press q to quit.") })
+        #expect(lines[0].contains("ended  10:00"))
+        #expect(lines.last == " ? help  q quit")
+    }
+
+    @Test func noColorMeansNoEscapes() throws {
+        let state = try Self.replay(until: 300).state
+        let plain = state.render(size: Self.wide, colors: false)
+        #expect(!plain.contains { $0.contains("\u{1B}") })
+        let colored = state.render(size: Self.wide, colors: true)
+        #expect(colored.contains { $0.contains("\u{1B}[1;31mSTRESS\u{1B}[0m") })
+        #expect(colored[0].hasPrefix("\u{1B}[7m hrvmon"))
+        #expect(colored.map(Self.visible) == plain, "colour adds escapes, never text")
+    }
+
+    @Test(arguments: [(32, 100), (24, 80), (16, 60), (10, 40), (6, 30), (3, 20), (2, 12), (1, 8), (40, 250)])
+    func everySizeFits(rows: Int, columns: Int) throws {
+        let size = TerminalSize(rows: rows, columns: columns)
+        for seconds in [0.0, 100, 300, 10_000] {
+            let lines = try Self.replay(until: seconds).state.render(size: size, colors: true)
+            #expect(lines.count == rows)
+            for line in lines { #expect(Self.visible(line).count <= columns, "\(rows)×\(columns) at \(seconds) s: \(line)") }
+            #expect(Self.visible(lines[0]).hasPrefix(String(" hrvmon demo ×10".prefix(columns))))
+        }
+    }
+
+    /// On a smaller terminal the numbers and the prompt stay: blank lines go first, then the
+    /// charts, the gauge and the signal; last, the prompt shrinks to one line.
+    @Test func smallTerminalKeepsWhatMatters() throws {
+        let state = try Self.replay(until: 300).state
+        let tall = state.render(size: TerminalSize(rows: 20, columns: 80), colors: false)
+        #expect(tall.contains { $0.hasPrefix("  RMSSD  ") })
+        let medium = state.render(size: TerminalSize(rows: 16, columns: 80), colors: false)
+        #expect(medium.contains { $0.hasPrefix("  ┌─ Stress") })
+        #expect(!medium.contains(""), "no blank line while something else needs the room")
+        let small = state.render(size: TerminalSize(rows: 12, columns: 60), colors: false)
+        #expect(small.contains { $0.hasPrefix("  HR ") })
+        #expect(small.contains { $0.hasPrefix("  STRESS  level") })
+        #expect(small.contains { $0.hasPrefix("  STRESS RMSSD 2") && $0.contains("% below your reference of 4") }, "\(small)")
+        #expect(!small.contains { $0.hasPrefix("  RMSSD  ") }, "charts left out")
+        #expect(small.last == " b breathe  n note  ? help  q quit")
+    }
+
+    @Test func helpScreen() throws {
+        var state = try Self.replay(until: 100).state
+        #expect(state.press(.character("?")) == nil)
+        let lines = state.render(size: Self.wide, colors: false)
+        #expect(lines[1] == "  Keys")
+        #expect(lines.contains { $0.hasPrefix("    b       start the breathing pacer (resonance, 6.0 a minute, 5 min 00 s)") })
+        #expect(lines.contains { $0.hasPrefix("    n       type a note into the session") })
+        #expect(lines.last == " any key closes the help")
+        #expect(state.press(.character("q")) == nil, "a key closes the help and does nothing else")
+        #expect(state.mode == .normal)
+    }
+
+    @Test func noteIsTypedInTheDashboard() throws {
+        var state = try Self.replay(until: 100).state
+        #expect(state.press(.character("n")) == nil)
+        for character in "tea ☕x" { _ = state.press(.character(character)) }
+        #expect(state.press(.backspace) == nil)
+        #expect(state.render(size: Self.wide, colors: false).last?.hasPrefix(" note: tea ☕█   Enter saves · Esc cancels") == true)
+        #expect(state.press(.character("b")) == nil, "b is text while a note is typed")
+        #expect(state.press(.enter) == .saveNote("tea ☕b"))
+        #expect(state.mode == .normal)
+        _ = state.press(.character("n"))
+        _ = state.press(.character("x"))
+        #expect(state.press(.escape) == nil)
+        #expect(state.mode == .normal)
+        _ = state.press(.character("n"))
+        #expect(state.press(.enter) == nil, "an empty note is not saved")
+    }
+
+    @Test func keysAskTheSession() throws {
+        var state = try Self.replay(until: 100).state
+        #expect(state.press(.character("b")) == .toggleExercise)
+        #expect(state.press(.character("q")) == .quit)
+        #expect(state.press(.redraw) == .redrawAll)
+        #expect(state.press(.character("z")) == nil)
+        let ended = try Self.replay(until: 10_000)
+        #expect(ended.state.summary != nil)
+        #expect(ended.state.press(.character("b")) == nil, "no exercise once the session is over")
+        #expect(ended.state.press(.character("q")) == .quit)
+    }
+}

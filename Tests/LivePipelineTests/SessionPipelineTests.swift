@@ -1,0 +1,87 @@
+import HRV
+import LivePipeline
+import Testing
+import TestSupport
+
+/// The pure live pipeline: every received beat once and in order, malformed packets counted and
+/// never fatal, and the numbers independent of how the strap packs its RR values.
+@Suite struct SessionPipelineTests {
+    static let ticks = Array(Fixture.ticks("mitbih_nsr_5min.txt").prefix(240))
+
+    /// Feeds `ticks` packed `perPacket(index)` to a notification, each arriving when its last beat
+    /// ends (1/1024 s ticks after 1,000 s), as a strap sends them.
+    static func run(
+        _ ticks: [Int], perPacket: (Int) -> Int, interleave: [Int: [UInt8]] = [:]
+    ) -> (events: [LiveEvent], pipeline: SessionPipeline) {
+        var pipeline = SessionPipeline(pipeline: .init(), judge: BeatJudge(detector: StressDetector()))
+        var events: [LiveEvent] = []
+        var index = 0
+        var packet = 0
+        var time = 1_000.0
+        while index < ticks.count {
+            if let bytes = interleave[packet] { pipeline.receive(bytes, at: time, emit: { events.append($0) }) }
+            let count = min(perPacket(packet), ticks.count - index)
+            let rr = Array(ticks[index..<index + count])
+            time += Double(rr.reduce(0, +)) / 1024
+            pipeline.receive(Packet.measurement(heartRate: 70, rr: rr), at: time, emit: { events.append($0) })
+            index += count
+            packet += 1
+        }
+        pipeline.finish(at: time + 1, emit: { events.append($0) })
+        return (events, pipeline)
+    }
+
+    static func beats(_ events: [LiveEvent]) -> [ReceivedBeat] {
+        events.compactMap { if case .beat(let beat) = $0 { beat } else { nil } }
+    }
+
+    static func lastMetrics(_ events: [LiveEvent]) -> MetricsReport? {
+        events.reversed().lazy.compactMap { if case .metrics(let report) = $0 { report } else { nil } }.first
+    }
+
+    @Test func everyBeatOnceInOrderWithItsPacket() {
+        let (events, pipeline) = Self.run(Self.ticks, perPacket: { 1 + $0 % 3 })
+        let beats = Self.beats(events)
+        #expect(beats.map { Int($0.ticks) } == Self.ticks)
+        #expect(beats.map(\.sequence) == Array(1...Self.ticks.count))
+        #expect(zip(beats, beats.dropFirst()).allSatisfy { $0.packet <= $1.packet && $0.time <= $1.time })
+        #expect(pipeline.packets == beats.last?.packet)
+        #expect(pipeline.malformedPackets == 0)
+    }
+
+    /// The same RR give the same numbers however many a notification carries.
+    @Test func packingDoesNotChangeTheNumbers() throws {
+        let one = try #require(Self.lastMetrics(Self.run(Self.ticks, perPacket: { _ in 1 }).events))
+        let three = try #require(Self.lastMetrics(Self.run(Self.ticks, perPacket: { _ in 3 }).events))
+        #expect(one.rmssdWindow.metrics == three.rmssdWindow.metrics)
+        #expect(one.sdnnWindow.metrics == three.sdnnWindow.metrics)
+        #expect(one.judgedBeats == three.judgedBeats)
+        #expect(one.rmssdWindow.metrics?.rmssd != nil)
+    }
+
+    /// Garbage between good packets is reported and counted; no beat is lost or invented.
+    @Test func malformedPacketsAreCountedNeverFatal() {
+        // Empty; an RR field of one byte; 16-bit HR and energy expended, then three RR bytes.
+        let garbage: [Int: [UInt8]] = [3: [], 10: [0x10, 70, 0x01], 20: [0x19, 44, 1, 16, 0, 0, 4, 1]]
+        let (events, pipeline) = Self.run(Self.ticks, perPacket: { _ in 2 }, interleave: garbage)
+        let malformed = events.compactMap { if case .malformed(let packet) = $0 { packet } else { nil } }
+        #expect(malformed.map(\.count) == [1, 2, 3])
+        #expect(malformed.map(\.bytes) == [[], [0x10, 70, 0x01], [0x19, 44, 1, 16, 0, 0, 4, 1]])
+        #expect(pipeline.malformedPackets == 3)
+        #expect(Self.beats(events).map { Int($0.ticks) } == Self.ticks)
+    }
+
+    /// A break in continuity is reported, and no RR difference spans it.
+    @Test func aGapIsReportedAndNotBridged() {
+        var pipeline = SessionPipeline(pipeline: .init(), judge: BeatJudge(detector: StressDetector()))
+        var events: [LiveEvent] = []
+        for (second, tick) in Self.ticks.prefix(60).enumerated() {
+            if second == 30 { pipeline.breakContinuity(at: 1_030, emit: { events.append($0) }) }
+            pipeline.receive(Packet.measurement(rr: [tick]), at: 1_000 + Double(second), emit: { events.append($0) })
+        }
+        pipeline.finish(at: 1_060, emit: { events.append($0) })
+        #expect(events.contains(.gap(time: 1_030)))
+        let placed = events.compactMap { if case .placed(let beat) = $0 { beat } else { nil } }
+        #expect(placed.filter(\.followsGap).count == 1)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Platform
+import SessionLog
+import Testing
+import UserData
+
+/// The user's data directory, in a private XDG_DATA_HOME for this suite: session files made
+/// privately and never overwritten, sessions found by id or prefix, the resting history kept
+/// whole across saves, the last sensor remembered.
+@Suite(.serialized) struct DataDirectoryTests {
+    /// Runs `body` with XDG_DATA_HOME at a new, empty directory.
+    private func inFreshDataHome(_ body: (String) throws -> Void) throws {
+        let home = NSTemporaryDirectory() + "hrvmon-data-\(UUID().uuidString)"
+        let previous = Environment.value("XDG_DATA_HOME")
+        setenv("XDG_DATA_HOME", home, 1)
+        defer {
+            if let previous { setenv("XDG_DATA_HOME", previous, 1) } else { unsetenv("XDG_DATA_HOME") }
+            try? FileManager.default.removeItem(atPath: home)
+        }
+        try body(home)
+    }
+
+    @Test func sessionFilesArePrivateAndNeverReused() throws {
+        try inFreshDataHome { home in
+            let start = 1_800_000_000.0
+            let first = try SessionStore.create(start: start)
+            let second = try SessionStore.create(start: start)
+            Descriptor.close(first.descriptor)
+            Descriptor.close(second.descriptor)
+            #expect(first.id == WallClock.compact(start))
+            #expect(second.id == first.id + "-2", "a second session in the same second gets its own file")
+            #expect(first.path == home + "/hrvmon/sessions/" + first.id + ".jsonl")
+            #expect(FileSystem.status(first.path)?.permissions == 0o600)
+            #expect(FileSystem.status(SessionStore.directory)?.permissions == 0o700)
+            #expect(SessionStore.all() == [first.path, second.path])
+        }
+    }
+
+    @Test func anExplicitPathMustBeNewOrEmpty() throws {
+        try inFreshDataHome { home in
+            try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+            let empty = home + "/empty.jsonl"
+            FileManager.default.createFile(atPath: empty, contents: nil)
+            let opened = try SessionStore.create(explicit: empty)
+            Descriptor.close(opened.descriptor)
+            #expect(opened.id == "empty")
+            let full = home + "/full.jsonl"
+            FileManager.default.createFile(atPath: full, contents: Data("{}\n".utf8))
+            #expect(throws: DataDirectory.Failure.self) { try SessionStore.create(explicit: full) }
+        }
+    }
+
+    @Test func sessionsAreFoundByIdPrefixOrPath() throws {
+        try inFreshDataHome { _ in
+            var paths: [String] = []
+            for start: Double in [1_800_000_000, 1_800_000_000, 1_800_090_000] {
+                let file = try SessionStore.create(start: start)
+                Descriptor.close(file.descriptor)
+                paths.append(file.path)
+            }
+            let ids = paths.map(SessionStore.id(of:))
+            #expect(try SessionStore.find(ids[0]) == paths[0], "an exact id wins over the longer id it prefixes")
+            #expect(try SessionStore.find(ids[1]) == paths[1])
+            #expect(try SessionStore.find(String(ids[2].prefix(11))) == paths[2])
+            do {
+                _ = try SessionStore.find(String(ids[0].prefix(4)))
+                Issue.record("an ambiguous prefix was accepted")
+            } catch let error as DataDirectory.Failure {
+                #expect(error.reason.contains("matches 3 sessions"))
+            }
+            #expect(try SessionStore.find(paths[2]) == paths[2])
+            #expect(throws: DataDirectory.Failure.self) { try SessionStore.find(paths[2], acceptingPaths: false) }
+            #expect(throws: DataDirectory.Failure.self) { try SessionStore.find("19990101") }
+        }
+    }
+
+    @Test func theRestingHistoryIsKeptWholeAndAnUnreadableOneIsNamed() throws {
+        try inFreshDataHome { _ in
+            #expect(try DataDirectory.loadHistory() == BaselineHistory(), "no file yet is an empty history")
+            let measurement = RestingMeasurement(day: "2026-11-20", lnRMSSD: 3.9, restingHR: 58, source: "test")
+            try DataDirectory.updateHistory { $0.record(measurement) }
+            #expect(try DataDirectory.loadHistory().measurements == [measurement])
+            #expect(FileSystem.status(DataDirectory.baselineFile)?.permissions == 0o600)
+            try DataDirectory.write(Data("not json".utf8), to: DataDirectory.baselineFile)
+            do {
+                _ = try DataDirectory.loadHistory()
+                Issue.record("a corrupt history was read")
+            } catch let error as DataDirectory.Failure {
+                #expect(error.reason.contains("hrvmon baseline reset"))
+            }
+            try DataDirectory.deleteHistory()
+            try DataDirectory.deleteHistory()
+            #expect(try DataDirectory.loadHistory() == BaselineHistory())
+        }
+    }
+
+    @Test func theLastSensorIsRemembered() throws {
+        try inFreshDataHome { _ in
+            #expect(DataDirectory.lastSensor() == nil)
+            try DataDirectory.rememberSensor("A0:9E:1A:00:00:01")
+            #expect(DataDirectory.lastSensor() == "A0:9E:1A:00:00:01")
+        }
+    }
+}

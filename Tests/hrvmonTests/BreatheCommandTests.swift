@@ -1,0 +1,60 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite struct BreatheCommandTests {
+    /// Without a terminal: one line per phase as it starts, on the pattern's schedule.
+    @Test func cueLinesOffTerminal() throws {
+        let result = try Hrvmon.run(["breathe", "--pattern", "4-7-8", "--minutes", "0.5", "--speed", "60"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "4-7-8: 3.2 breaths a minute for 30 s")
+        #expect(Array(lines.dropFirst().prefix(5)) == [
+            "0:00 inhale 4.0 s", "0:04 hold 7.0 s", "0:11 exhale 8.0 s", "0:19 inhale 4.0 s", "0:23 hold 7.0 s",
+        ])
+        #expect(lines.last == "done: 1 breath in 30 s")
+    }
+
+    @Test func resonanceRateAndCustomPattern() throws {
+        let slow = try Hrvmon.run(["breathe", "--rate", "5", "--minutes", "0.25", "--speed", "60"]).stdout
+        #expect(slow.hasPrefix("resonance: 5.0 breaths a minute for 15 s\n0:00 inhale 4.8 s\n0:05 exhale 7.2 s\n"))
+        let custom = try Hrvmon.run(["breathe", "--pattern", "4-2-6-2", "--minutes", "0.25", "--speed", "60"]).stdout
+        #expect(custom.contains("0:04 hold 2.0 s\n0:06 exhale 6.0 s\n0:12 hold-out 2.0 s\n"))
+    }
+
+    @Test func badPatternOrOptionExitsTwo() throws {
+        let bad = try Hrvmon.run(["breathe", "--pattern", "4-9"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("'4-9' is not a breathing pattern"))
+        #expect(try Hrvmon.run(["breathe", "--rate", "30"]).status == 2)
+    }
+
+    /// SIGINT ends the exercise early with a summary and status 0.
+    @Test func interruptStopsCleanly() throws {
+        let process = Process()
+        process.executableURL = Hrvmon.executable
+        process.arguments = ["breathe", "--minutes", "5"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        process.interrupt()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("0:00 inhale 4.0 s"))
+        #expect(text.contains("stopped after 0 breaths in"))
+    }
+
+    /// On a terminal: the animated bar with the phase, then the cursor and prompt come back.
+    @Test func animatedOnATerminal() throws {
+        let terminal = try TmuxTerminal()
+        defer { terminal.close() }
+        try terminal.type("\(Hrvmon.executable.path) breathe --pattern box --minutes 0.2 --speed 2; echo status=$?")
+        #expect(terminal.wait { $0.contains("INHALE") && $0.contains("█") })
+        #expect(!terminal.cursorVisible)
+        #expect(terminal.wait { $0.contains("HOLD") })
+        #expect(terminal.wait { $0.contains("done: 0 breaths in 12 s") && $0.contains("status=0") })
+        #expect(terminal.cursorVisible)
+    }
+}

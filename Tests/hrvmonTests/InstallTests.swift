@@ -1,0 +1,190 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `make install` and `make uninstall` into a scratch DESTDIR, from the binary the tests run
+/// (BINARY=, so the suite needs no static release build), and what they install.
+@Suite(.serialized) struct InstallTests {
+    static let repository = Repository.root.path
+
+    struct Output {
+        var status: Int32
+        var text: String
+    }
+
+    /// Runs a tool to the end with stdout and stderr together.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String = repository) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, text: String(decoding: data, as: UTF8.self))
+    }
+
+    static func make(_ arguments: [String]) throws -> Output {
+        try run("/usr/bin/make", ["--no-print-directory", "-C", repository] + arguments + ["BINARY=\(Hrvmon.executable.path)"])
+    }
+
+    static func scratch() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-install-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Every file and symbolic link under `root`, relative to it.
+    static func files(under root: String) -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        var found: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            let type = (try? FileManager.default.attributesOfItem(atPath: root + "/" + path))?[.type] as? FileAttributeType
+            if type != .typeDirectory { found.append(path) }
+        }
+        return found.sorted()
+    }
+
+    static let installed: [(path: String, mode: Int)] = [
+        ("usr/bin/hrvmon", 0o755),
+        ("usr/lib/systemd/user/hrvmon.service", 0o644),
+        ("usr/lib/udev/rules.d/90-hrvmon.rules", 0o644),
+        ("usr/share/bash-completion/completions/hrvmon", 0o644),
+        ("usr/share/fish/vendor_completions.d/hrvmon.fish", 0o644),
+        ("usr/share/man/man1/hrvmon.1", 0o644),
+        ("usr/share/zsh/site-functions/_hrvmon", 0o644),
+    ]
+
+    @Test func installsEveryFileThenUninstallLeavesNone() throws {
+        let destination = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: destination) }
+        let install = try Self.make(["install", "DESTDIR=\(destination)", "PREFIX=/usr"])
+        #expect(install.status == 0, "\(install.text)")
+        #expect(!install.text.contains("Installed."), "no reload hint for a staged install")
+
+        #expect(Self.files(under: destination) == Self.installed.map(\.path))
+        for (path, mode) in Self.installed {
+            let attributes = try FileManager.default.attributesOfItem(atPath: destination + "/" + path)
+            #expect((attributes[.posixPermissions] as? Int) == mode, "\(path)")
+            #expect((attributes[.size] as? Int ?? 0) > 0, "\(path) is empty")
+        }
+
+        let version = try Self.run(destination + "/usr/bin/hrvmon", ["--version"])
+        #expect(version.status == 0)
+        #expect(version.text == "0.1.0\n")
+
+        let unit = try String(contentsOfFile: destination + "/usr/lib/systemd/user/hrvmon.service", encoding: .utf8)
+        #expect(unit.contains("\nExecStart=/usr/bin/hrvmon monitor\n"))
+        #expect(!unit.contains("@bindir@"), "every placeholder substituted")
+        let manual = try String(contentsOfFile: destination + "/usr/share/man/man1/hrvmon.1", encoding: .utf8)
+        #expect(manual == (try String(contentsOfFile: Self.repository + "/man/hrvmon.1", encoding: .utf8)))
+        let bash = try String(contentsOfFile: destination + "/usr/share/bash-completion/completions/hrvmon", encoding: .utf8)
+        #expect(bash.contains("-F _hrvmon hrvmon\n") && bash.contains("doctor"))
+        let zsh = try String(contentsOfFile: destination + "/usr/share/zsh/site-functions/_hrvmon", encoding: .utf8)
+        #expect(zsh.hasPrefix("#compdef hrvmon"))
+        let fish = try String(contentsOfFile: destination + "/usr/share/fish/vendor_completions.d/hrvmon.fish", encoding: .utf8)
+        #expect(fish.contains("complete -c 'hrvmon'") && fish.contains("doctor"))
+
+        let uninstall = try Self.make(["uninstall", "DESTDIR=\(destination)", "PREFIX=/usr"])
+        #expect(uninstall.status == 0, "\(uninstall.text)")
+        #expect(Self.files(under: destination).isEmpty)
+    }
+
+    @Test func installStripInstallsARunnableSmallerBinary() throws {
+        let destination = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: destination) }
+        let install = try Self.make(["install-strip", "DESTDIR=\(destination)", "PREFIX=/usr"])
+        #expect(install.status == 0, "\(install.text)")
+        let size = { (path: String) in (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0 }
+        #expect(size(destination + "/usr/bin/hrvmon") < size(Hrvmon.executable.path))
+        #expect(try Self.run(destination + "/usr/bin/hrvmon", ["--version"]).text == "0.1.0\n")
+    }
+
+    @Test func installWithoutABinarySaysToBuildFirst() throws {
+        let destination = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: destination) }
+        let install = try Self.run("/usr/bin/make", ["--no-print-directory", "-C", Self.repository, "install", "DESTDIR=\(destination)", "BINARY=\(destination)/missing"])
+        #expect(install.status != 0)
+        #expect(install.text.contains("no \(destination)/missing: run make first"))
+        #expect(Self.files(under: destination).isEmpty)
+    }
+
+    static let systemdAnalyze = "/usr/bin/systemd-analyze"
+
+    /// The unit as installed, loaded by systemd's own parser as a user unit: any warning (an
+    /// unknown key, a bad value, a missing executable) fails.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: systemdAnalyze)))
+    func userUnitPassesSystemdAnalyzeVerify() throws {
+        let prefix = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: prefix) }
+        // Installed for real under a scratch PREFIX, so ExecStart names an existing binary.
+        let install = try Self.make(["install", "PREFIX=\(prefix)"])
+        #expect(install.status == 0, "\(install.text)")
+        #expect(install.text.contains("sudo udevadm control --reload"), "a live install says how to load the rule")
+        let runtime = prefix + "/runtime"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let unit = prefix + "/lib/systemd/user/hrvmon.service"
+        let verify = try Self.run(Self.systemdAnalyze, ["verify", "--user", "--man=no", unit], environment: ["XDG_RUNTIME_DIR": runtime])
+        #expect(verify.status == 0, "\(verify.text)")
+        #expect(verify.text.isEmpty, "\(verify.text)")
+        #expect(try String(contentsOfFile: unit, encoding: .utf8).contains("\nExecStart=\(prefix)/bin/hrvmon monitor\n"))
+
+        // The checker is not lenient: the same unit with a misspelt key does not pass.
+        let broken = prefix + "/broken/hrvmon.service"
+        try FileManager.default.createDirectory(atPath: prefix + "/broken", withIntermediateDirectories: true)
+        try String(contentsOfFile: unit, encoding: .utf8).replacingOccurrences(of: "RestartSec=", with: "RestartSecs=")
+            .write(toFile: broken, atomically: true, encoding: .utf8)
+        let rejected = try Self.run(Self.systemdAnalyze, ["verify", "--user", "--man=no", broken], environment: ["XDG_RUNTIME_DIR": runtime])
+        #expect(rejected.text.contains("Unknown key 'RestartSecs'"))
+    }
+
+    /// The committed manual page (`make man`) names every command, subcommand and option the
+    /// binary has: a new one without `make man` fails here.
+    @Test func manualPageNamesEveryCommandAndOption() throws {
+        let dump = try Hrvmon.run(["--experimental-dump-help"])
+        let root = try #require((try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])?["command"] as? [String: Any])
+        let manual = try String(contentsOfFile: Self.repository + "/man/hrvmon.1", encoding: .utf8)
+        var missing: [String] = []
+        func visit(_ command: [String: Any]) {
+            for argument in command["arguments"] as? [[String: Any]] ?? [] {
+                for name in argument["names"] as? [[String: Any]] ?? [] where name["kind"] as? String == "long" {
+                    // `.It Fl -name`, or `.It Fl x , -name` when the option has a short name too.
+                    if let option = name["name"] as? String, !manual.contains("Fl -\(option)"), !manual.contains(" , -\(option)") {
+                        missing.append("--\(option)")
+                    }
+                }
+            }
+            for subcommand in command["subcommands"] as? [[String: Any]] ?? [] {
+                if let name = subcommand["commandName"] as? String, !manual.contains(".It Em \(name)\n") { missing.append(name) }
+                visit(subcommand)
+            }
+        }
+        visit(root)
+        #expect(missing.isEmpty, "man/hrvmon.1 is stale (run `make man`): missing \(missing)")
+        #expect(manual.contains(".It Em doctor\n"))
+    }
+
+    /// swift-argument-parser's manual generator drops every non-ASCII character ("100–4000" came
+    /// out as "1004000"), so the help it is made from stays ASCII, and the page says what it means.
+    @Test func manualPageKeepsWhatTheHelpSays() throws {
+        let dump = try Hrvmon.run(["--experimental-dump-help"]).stdout
+        let foreign = Set(dump.unicodeScalars.filter { !$0.isASCII }.map(String.init))
+        #expect(foreign.isEmpty, "non-ASCII in the help the manual is generated from: \(foreign)")
+        let manual = try String(contentsOfFile: Self.repository + "/man/hrvmon.1", encoding: .utf8)
+        #expect(manual.contains("outside 100 to 4000 ms (15 to 600 bpm)"))
+        #expect(manual.contains("ln RMSSD mean +/- SD"))
+    }
+
+    /// The page renders without a warning from groff's mdoc macros (scripts/install-deps.sh
+    /// installs groff-base).
+    @Test func manualPageLintsClean() throws {
+        let lint = try Self.run("/usr/bin/groff", ["-mandoc", "-ww", "-z", Self.repository + "/man/hrvmon.1"])
+        #expect(lint.status == 0)
+        #expect(lint.text.isEmpty, "\(lint.text)")
+    }
+}

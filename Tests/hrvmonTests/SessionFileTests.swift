@@ -1,0 +1,192 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The session file `monitor` keeps: where it lives, what it holds, that it survives `kill -9`
+/// and write failures, and that `analyze` replays it to the live numbers.
+@Suite(.serialized) struct SessionFileTests {
+    /// A simulated scenario (seed 3) as ticks; by default 4 min rest, 3 min stress and 1 min rest
+    /// with ectopic beats.
+    static func simulatedTicks(_ scenario: String = "rest:4m,stress:3m,rest:1m,ectopic=1/min") throws -> [Int] {
+        let simulate = try LiveProcess(["simulate", "--scenario", scenario, "--seed", "3"], environment: [:])
+        #expect(simulate.waitForExit() == 0)
+        return simulate.allLines.compactMap(Double.init).map { Int(($0 * 1.024).rounded()) }
+    }
+
+    static func packets(_ ticks: ArraySlice<Int>) -> [[UInt8]] {
+        var packets: [[UInt8]] = []
+        var index = ticks.startIndex
+        while index < ticks.endIndex {
+            let count = min(1 + index % 3, ticks.endIndex - index)
+            let rr = Array(ticks[index..<index + count])
+            packets.append(Packet.measurement(heartRate: 60 * 1024 / rr[0], rr: rr))
+            index += count
+        }
+        return packets
+    }
+
+    static func sessionFiles(_ monitor: LiveProcess) -> [String] {
+        let directory = monitor.home + "/data/hrvmon/sessions"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted().map { directory + "/" + $0 }
+    }
+
+    static func records(_ path: String) throws -> [[String: Any]] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { line in
+            try #require(LiveProcess.parse(String(line)), "not JSON: \(line)")
+        }
+    }
+
+    static func mode(_ path: String) throws -> Int {
+        try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+    }
+
+    /// Every beat once, a link loss recorded as a gap, and `analyze SESSION` giving the session's
+    /// own numbers exactly: whole-session metrics, stress episodes, beats.
+    @Test func replayGivesTheLiveNumbers() throws {
+        let ticks = try Self.simulatedTicks()
+        #expect(ticks.count > 500)
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let monitor = try MonitorCommandTests.monitor(fake)
+        #expect(try MonitorCommandTests.waitForSubscriber(fake))
+        let half = ticks.count / 2
+        try MonitorCommandTests.send(Self.packets(ticks[..<half]), to: fake, expecting: half, in: monitor)
+        try fake.drop()
+        #expect(monitor.link("disconnected") != nil)
+        #expect(monitor.link("connected", timeout: 15) != nil)
+        #expect(try MonitorCommandTests.waitForSubscriber(fake))
+        try MonitorCommandTests.send(Self.packets(ticks[half...]), to: fake, expecting: ticks.count, in: monitor)
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0)
+
+        let files = Self.sessionFiles(monitor)
+        let path = try #require(files.first, "no session file; stderr: \(monitor.stderr)")
+        #expect(files.count == 1)
+        #expect(try Self.mode(path) == 0o600)
+        #expect(try Self.mode(monitor.home + "/data/hrvmon/sessions") == 0o700)
+        #expect(try Self.mode(monitor.home + "/data/hrvmon") == 0o700)
+        let records = try Self.records(path)
+        let header = try #require(records.first)
+        #expect(header["type"] as? String == "session" && header["format"] as? String == "hrvmon-session" && header["version"] as? Int == 1)
+        #expect((header["device"] as? [String: Any])?["address"] as? String == FakeBluetooth.polar)
+        #expect((header["device"] as? [String: Any])?["name"] as? String == "Polar H10 A1B2C3D4")
+        #expect((header["config"] as? [String: Any])?["window.rmssd_seconds"] as? String == "60")
+        #expect(header["id"] as? String == URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
+        let raw = records.filter { $0["type"] as? String == "rr" }
+        #expect(raw.count == ticks.count)
+        #expect(raw.compactMap { $0["rr_1024"] as? Int } == ticks, "beats differ")
+        #expect(raw.compactMap { $0["seq"] as? Int } == Array(1...ticks.count), "sequence numbers differ")
+        #expect(records.filter { $0["type"] as? String == "gap" }.count == 1)
+        let placed = records.filter { $0["type"] as? String == "nn" }
+        #expect(placed.count >= ticks.count - 10 && placed.contains { $0["class"] as? String == "ectopic" })
+        let summary = try #require(records.last)
+        #expect(summary["type"] as? String == "summary" && summary["beats"] as? Int == ticks.count)
+        let liveStress = records.filter { $0["type"] as? String == "stress" }
+        #expect(liveStress.count == 1)
+        // The live stdout lines are the file's lines after its header.
+        #expect(monitor.allLines.count == records.count - 1)
+
+        let analyze = try LiveProcess(["analyze", "--format", "json", path], environment: [:])
+        #expect(analyze.waitForExit() == 0, "\(analyze.stderr)")
+        let replay = try #require(LiveProcess.parse(analyze.allLines.joined()))
+        #expect(replay["raw_beats"] as? Int == ticks.count)
+        for (live, offline) in [("rmssd_ms", "rmssd_ms"), ("sdnn_ms", "sdnn_ms"), ("hr_bpm", "mean_hr_bpm")] {
+            let liveValue = try #require(summary[live] as? Double)
+            #expect(liveValue == replay[offline] as? Double, "\(live)")
+        }
+        let replayedStress = try #require(replay["stress_windows"] as? [[String: Any]])
+        #expect(replayedStress.count == liveStress.count)
+        for (live, replayed) in zip(liveStress, replayedStress) {
+            #expect(live["start_s"] as? Double == replayed["start_s"] as? Double)
+            #expect(live["end_s"] as? Double == replayed["end_s"] as? Double)
+            #expect(live["peak_level"] as? Double == replayed["peak_level"] as? Double)
+        }
+        // The session's first minutes went into the personal resting history, under its id.
+        let history = try String(contentsOfFile: monitor.home + "/data/hrvmon/baseline.json", encoding: .utf8)
+        #expect(history.contains(header["id"] as! String))
+    }
+
+    /// `kill -9`: every beat printed is already in the file, each line whole; `analyze` reads it.
+    /// A line cut short by a crash is skipped and reported.
+    @Test func killNineKeepsEveryWrittenBeat() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let monitor = try MonitorCommandTests.monitor(fake)
+        #expect(try MonitorCommandTests.waitForSubscriber(fake))
+        let ticks = Array(repeating: [800, 820, 790], count: 20).flatMap { $0 }
+        try MonitorCommandTests.send(Self.packets(ticks[...]), to: fake, expecting: ticks.count, in: monitor)
+        monitor.signal(SIGKILL)
+        #expect(monitor.waitForExit() == SIGKILL)
+        let path = try #require(Self.sessionFiles(monitor).first)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasSuffix("\n"))
+        let records = try Self.records(path)
+        #expect(records.filter { $0["type"] as? String == "rr" }.compactMap { $0["rr_1024"] as? Int } == ticks, "beats differ")
+        #expect(!records.contains { $0["type"] as? String == "summary" })
+
+        let analyze = try LiveProcess(["analyze", "--format", "json", path], environment: [:])
+        #expect(analyze.waitForExit() == 0, "\(analyze.stderr)")
+        #expect(LiveProcess.parse(analyze.allLines.joined())?["raw_beats"] as? Int == ticks.count)
+
+        // Power lost in the middle of a line.
+        try (text + #"{"type":"rr","t":17000"#).write(toFile: path, atomically: false, encoding: .utf8)
+        let torn = try LiveProcess(["analyze", "--format", "json", path], environment: [:])
+        #expect(torn.waitForExit() == 0)
+        let lineCount = text.split(separator: "\n").count + 1
+        #expect(torn.stderr.contains("\(path):\(lineCount): the last line was cut short"), "\(torn.stderr)")
+        #expect(LiveProcess.parse(torn.allLines.joined())?["raw_beats"] as? Int == ticks.count)
+    }
+
+    /// A full disk: said at once, monitoring goes on (or, configured, stops with status 1).
+    @Test(arguments: [("warn", Int32(0)), ("stop", Int32(1))])
+    func diskFullIsSaidNeverSilent(policy: String, status: Int32) throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let monitor = try LiveProcess(
+            ["monitor", "--device", FakeBluetooth.polar, "--format", "jsonl", "--log", "/dev/full"], environment: fake.environment,
+            settings: LiveProcess.fastLink + "\nlog.on_error = \(policy)\n")
+        // The first lines are written once the sensor is known, before any beat.
+        let notice = monitor.next { $0["type"] as? String == "notice" }
+        let message = try #require(notice?["message"] as? String)
+        #expect(message.contains("cannot write the session log /dev/full: No space left on device"), "\(message)")
+        if policy == "warn" {
+            #expect(message.contains("monitoring goes on without it"))
+            #expect(try MonitorCommandTests.waitForSubscriber(fake))
+            try MonitorCommandTests.send([Packet.measurement(rr: [800]), Packet.measurement(rr: [810])], to: fake, expecting: 2, in: monitor)
+            monitor.signal(SIGINT)
+        } else {
+            #expect(message.contains("stopping (log.on_error = stop)"))
+        }
+        #expect(monitor.waitForExit() == status)
+    }
+
+    /// A path that cannot be created: warned, and the session runs without a file; `--no-log`
+    /// keeps none; an existing session file is never appended to.
+    @Test func unwritableExistingAndNoLog() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let unwritable = try MonitorCommandTests.monitor(fake, ["--log", "/nonexistent/session.jsonl"])
+        let notice = unwritable.next { $0["type"] as? String == "notice" }
+        #expect((notice?["message"] as? String)?.contains("/nonexistent/session.jsonl: No such file or directory") == true)
+        #expect(try MonitorCommandTests.waitForSubscriber(fake))
+        unwritable.signal(SIGINT)
+        #expect(unwritable.waitForExit() == 0)
+
+        let noLog = try MonitorCommandTests.monitor(fake, ["--no-log"])
+        #expect(try MonitorCommandTests.waitForSubscriber(fake))
+        try MonitorCommandTests.send([Packet.measurement(rr: [800])], to: fake, expecting: 1, in: noLog)
+        noLog.signal(SIGINT)
+        #expect(noLog.waitForExit() == 0)
+        #expect(Self.sessionFiles(noLog).isEmpty)
+
+        let existing = FileManager.default.temporaryDirectory.appendingPathComponent("existing-\(UUID().uuidString).jsonl").path
+        try "{\"type\":\"session\"}\n".write(toFile: existing, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: existing) }
+        let refused = try MonitorCommandTests.monitor(fake, ["--log", existing])
+        let refusal = refused.next { $0["type"] as? String == "notice" }
+        #expect((refusal?["message"] as? String)?.contains("already exists and is not empty") == true)
+        refused.signal(SIGINT)
+        #expect(refused.waitForExit() == 0)
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "{\"type\":\"session\"}\n")
+    }
+}
