@@ -1,6 +1,11 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// Modules by layer; docs/ARCHITECTURE.md draws the graph, and ArchitectureTests checks that it,
+// this file and every `import` agree.
+let numerics = Target.Dependency.product(name: "RealModule", package: "swift-numerics")
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+
 let package = Package(
     name: "hrvmon",
     platforms: [.macOS(.v15)],
@@ -15,99 +20,116 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
     ],
     targets: [
-        // The only module that calls the C library for the operating system: files, descriptors,
-        // signals, clocks, the terminal, child processes, XDG paths and the poll(2) event loop,
-        // with errors as `Errno` values.
-        .target(name: "Platform"),
-        // Bytes of the GATT Heart Rate Service; no I/O, no clocks.
+        // MARK: The domain, pure: bytes, RR ticks and an injected clock in, values out.
+
+        // Bytes of the GATT Heart Rate Service (0x2A37, 0x2A38).
         .target(name: "HeartRateProtocol"),
-        // RR maths: ring buffer, artifact correction, rolling metrics. No I/O.
-        .target(name: "HRV", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
+        // RR maths: ring buffer, artifact correction, rolling metrics, baselines, stress, breathing.
+        .target(name: "HRV", dependencies: [numerics]),
         // Seeded scenario simulator producing RR ticks with ground truth.
-        .target(name: "Simulation", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
+        .target(name: "Simulation", dependencies: [numerics]),
         // Reading recorded RR files (text, CSV) into intervals with line provenance.
         .target(name: "Recordings", dependencies: ["HRV"]),
-        // What is kept on disk for the user: resting history and session files (reading them back).
-        .target(name: "SessionLog", dependencies: ["HRV", "HeartRateProtocol", "Recordings", "LivePipeline", "Settings"]),
         // The user's configuration file: keys, defaults, validation.
         .target(name: "Settings", dependencies: ["HRV"]),
+        // A live session's composition: packets in, beats, metrics and verdicts out; the events a
+        // running session reports (link, sensor, notes).
+        .target(name: "LivePipeline", dependencies: ["HeartRateProtocol", "HRV"]),
+        // The session file format, written and read; the resting history's records.
+        .target(name: "SessionLog", dependencies: ["HeartRateProtocol", "HRV", "Recordings", "Settings", "LivePipeline"]),
+
+        // MARK: The operating system's edge.
+
+        // The only module that calls the C library for the operating system: files, descriptors,
+        // sockets, signals, clocks, the terminal, child processes, environment, XDG paths and the
+        // poll(2) event loop, with errors as `Errno` values.
+        .target(name: "Platform"),
         // libdbus-1, the D-Bus client library (module map only).
-        .systemLibrary(
-            name: "CDBus", pkgConfig: "dbus-1",
-            providers: [.apt(["libdbus-1-dev"])]
-        ),
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // libbluetooth, BlueZ's HCI library: the kernel's adapters for `hrvmon doctor` (module map only).
-        .systemLibrary(
-            name: "CBluetooth", pkgConfig: "bluez",
-            providers: [.apt(["libbluetooth-dev"])]
-        ),
+        .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+        // A small typed layer over libdbus: messages, values, signals, fds, driven by Platform's loop.
+        .target(name: "DBus", dependencies: ["Platform", "CDBus"]),
+        // org.bluez over D-Bus: the object tree, discovery, the heart-rate link and its recovery.
+        .target(name: "BlueZ", dependencies: ["Platform", "LivePipeline", "DBus"]),
         // The kernel's Bluetooth adapters through libbluetooth's HCI calls, as typed Swift values.
-        // Its own module, so the C headers' socket declarations stay out of the command's module.
-        .target(name: "BluetoothHCI", dependencies: ["CBluetooth", "Platform"]),
-        // A small typed layer over libdbus: messages, values, signals, fds, driven by Platform's event loop.
-        .target(name: "DBus", dependencies: ["CDBus", "Platform"]),
-        // org.bluez over D-Bus: the object tree, discovery, connection, notifications, reconnection.
-        .target(name: "BlueZ", dependencies: ["DBus", "LivePipeline", "Platform"]),
-        // Composition of a live session: packets in, beats, metrics and verdicts out; the events a
-        // running session reports (link, sensor, notes). No I/O.
-        .target(name: "LivePipeline", dependencies: ["HRV", "HeartRateProtocol"]),
+        .target(name: "BluetoothHCI", dependencies: ["Platform", "CBluetooth"]),
+
+        // MARK: The product's parts, each a library the commands put together.
+
         // How numbers, durations, states, session events and tables are written for people, shared
         // by the text output, the dashboard and the HTML report.
-        .target(name: "Presentation", dependencies: ["HRV", "LivePipeline", "SessionLog", "Platform"]),
+        .target(name: "Presentation", dependencies: ["Platform", "HRV", "LivePipeline", "SessionLog"]),
         // The user's data directory: session files, the resting history, the last sensor.
-        .target(name: "UserData", dependencies: ["HRV", "SessionLog", "Settings", "Platform"]),
-        // Offline analysis of a recorded RR file or session file (replayed through the live
-        // pipeline): the summary, the step series, the stress verdicts.
-        .target(name: "Analysis", dependencies: ["HRV", "LivePipeline", "Recordings", "Settings", "SessionLog", "Presentation", "Platform"]),
+        .target(name: "UserData", dependencies: ["Platform", "HRV", "Settings", "SessionLog"]),
+        // Offline analysis of a recorded RR file, or of session files (replayed through the live
+        // pipeline): the summary, the step series, the stress verdicts, sessions and days in review.
+        .target(
+            name: "Analysis",
+            dependencies: ["Platform", "HRV", "Recordings", "Settings", "LivePipeline", "SessionLog", "Presentation", "UserData"]),
         // The live terminal dashboard: state, rendering, keys, the breathing pacer bar.
-        .target(name: "Dashboard", dependencies: ["HRV", "HeartRateProtocol", "LivePipeline", "SessionLog", "Settings", "Presentation", "Platform"]),
-        // The HTML report of one session or of days: pages, SVG charts, the session replayed.
-        .target(name: "Report", dependencies: ["HRV", "LivePipeline", "SessionLog", "Settings", "Presentation", "UserData", "Platform", .product(name: "RealModule", package: "swift-numerics")]),
+        .target(
+            name: "Dashboard", dependencies: ["Platform", "HeartRateProtocol", "HRV", "LivePipeline", "SessionLog", "Presentation"]),
+        // The HTML report of one session or of days: pages, SVG charts.
+        .target(name: "Report", dependencies: ["Platform", "HRV", "Settings", "SessionLog", "Presentation", numerics]),
         // `hrvmon doctor`'s checks of the whole chain: kernel, bus, bluetoothd, adapter, rfkill,
         // permissions, directories, the sensor.
-        .target(name: "Doctor", dependencies: ["BluetoothHCI", "DBus", "BlueZ", "Settings", "UserData", "Platform"]),
-        // Running a session: the link or a simulated strap feeding the pipeline, and the outputs
-        // (JSON lines, text, dashboard, session file, notes inbox, desktop notifications).
-        .target(name: "LiveSession", dependencies: ["HRV", "HeartRateProtocol", "LivePipeline", "Simulation", "SessionLog", "Settings", "UserData", "Dashboard", "Presentation", "DBus", "BlueZ", "Platform"]),
+        .target(name: "Doctor", dependencies: ["Platform", "SessionLog", "Presentation", "DBus", "BlueZ", "BluetoothHCI"]),
+        // Running a session: a link or the demo feeding the pipeline, and its outputs (JSON Lines,
+        // text, dashboard, session file, notes inbox, desktop notifications).
+        .target(
+            name: "LiveSession",
+            dependencies: [
+                "Platform", "HeartRateProtocol", "HRV", "Simulation", "Settings", "LivePipeline", "SessionLog", "Presentation",
+                "UserData", "DBus", "BlueZ", "Dashboard",
+            ]),
         // What must hold for any input to a parser of outside data: scripts/fuzz.sh fuzzes it, the
         // test suite replays the corpora in Fuzz/corpus through it.
-        .target(name: "FuzzChecks", dependencies: ["HRV", "HeartRateProtocol", "Recordings", "SessionLog", "Settings"]),
-        // The commands: each parses its arguments and hands over to the libraries.
+        .target(name: "FuzzChecks", dependencies: ["HeartRateProtocol", "HRV", "Recordings", "Settings", "SessionLog"]),
+
+        // MARK: The commands: each parses its arguments and hands over to the libraries.
+
         .executableTarget(
             name: "hrvmon",
             dependencies: [
-                "HRV", "HeartRateProtocol", "Simulation", "Recordings", "Settings", "SessionLog", "DBus", "BlueZ", "LivePipeline",
-                "BluetoothHCI", "Platform", "Presentation", "UserData", "Analysis", "Dashboard", "Report", "Doctor", "LiveSession",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "RealModule", package: "swift-numerics"),
-            ]
-        ),
-        // What the test targets share: the fixtures (resources), running the built binary, the fake
-        // bluetoothd and notification daemon on a private bus, a real terminal, headless Chromium.
+                "Platform", "HeartRateProtocol", "HRV", "Simulation", "Recordings", "Settings", "LivePipeline", "SessionLog",
+                "Presentation", "UserData", "Analysis", "DBus", "BlueZ", "BluetoothHCI", "Dashboard", "Report", "Doctor",
+                "LiveSession", argumentParser, numerics,
+            ]),
+
+        // MARK: Tests: one target per module, sharing TestSupport.
+
+        // The fixtures (bundle resources), running the built binary, the fake bluetoothd and
+        // notification daemon on a private bus, a real terminal, headless Chromium, the demo replayed.
         .target(
-            name: "TestSupport", dependencies: ["HRV", "Recordings", "LivePipeline", "SessionLog", "Settings", "Simulation", "Dashboard", "LiveSession"], path: "Tests/TestSupport",
-            resources: [.copy("Fixtures"), .copy("FakeBlueZ"), .copy("FakeNotifications")]
-        ),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+            name: "TestSupport",
+            dependencies: ["HRV", "Simulation", "Recordings", "Settings", "LivePipeline", "SessionLog", "Dashboard", "LiveSession"],
+            path: "Tests/TestSupport",
+            resources: [.copy("Fixtures"), .copy("FakeBlueZ"), .copy("FakeNotifications")]),
         .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Simulation"]),
-        .testTarget(name: "HRVTests", dependencies: ["HRV", "Recordings", "Simulation", "TestSupport"]),
-        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "HRV", "Simulation"]),
+        .testTarget(name: "HRVTests", dependencies: ["HRV", "Simulation", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
-        .testTarget(name: "SettingsTests", dependencies: ["Settings", "HRV", "TestSupport"]),
-        .testTarget(name: "SessionLogTests", dependencies: ["SessionLog", "HRV", "LivePipeline", "Settings"]),
-        .testTarget(name: "LivePipelineTests", dependencies: ["LivePipeline", "HRV", "HeartRateProtocol", "TestSupport"]),
-        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "HRV", "LivePipeline"]),
-        .testTarget(name: "UserDataTests", dependencies: ["UserData", "HRV", "SessionLog", "Settings", "Platform"]),
-        .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "HRV", "Recordings", "Settings", "SessionLog", "TestSupport"]),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "CDBus", "Platform"]),
-        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus", "LivePipeline", "Platform"]),
-        .testTarget(name: "BluetoothHCITests", dependencies: ["BluetoothHCI", "Platform"]),
-        .testTarget(name: "DashboardTests", dependencies: ["Dashboard", "LiveSession", "HRV", "LivePipeline", "Settings", "Simulation", "Platform", "TestSupport"]),
-        .testTarget(name: "ReportTests", dependencies: ["Report", "HRV", "SessionLog", "Settings", "Presentation", "TestSupport"]),
-        .testTarget(name: "DoctorTests", dependencies: ["Doctor", "BlueZ", "BluetoothHCI", "DBus", "Platform"]),
-        .testTarget(name: "LiveSessionTests", dependencies: ["LiveSession", "HeartRateProtocol", "Simulation", "Platform", "TestSupport"]),
-        // The commands end to end: the built binary run as a user runs it, against the fakes.
-        .testTarget(name: "hrvmonTests", dependencies: ["hrvmon", "TestSupport", "Simulation"]),
+        .testTarget(name: "RecordingsTests", dependencies: ["HRV", "Simulation", "Recordings"]),
+        .testTarget(name: "SettingsTests", dependencies: ["HRV", "Settings", "TestSupport"]),
+        .testTarget(name: "LivePipelineTests", dependencies: ["HRV", "LivePipeline", "TestSupport"]),
+        .testTarget(name: "SessionLogTests", dependencies: ["HRV", "SessionLog"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+        .testTarget(name: "DBusTests", dependencies: ["CDBus", "DBus"]),
+        .testTarget(name: "BlueZTests", dependencies: ["DBus", "BlueZ"]),
+        .testTarget(name: "BluetoothHCITests", dependencies: ["Platform", "BluetoothHCI"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation"]),
+        .testTarget(name: "UserDataTests", dependencies: ["Platform", "SessionLog", "UserData"]),
+        .testTarget(
+            name: "AnalysisTests", dependencies: ["Platform", "HRV", "Recordings", "SessionLog", "Presentation", "Analysis", "TestSupport"]),
+        .testTarget(name: "DashboardTests", dependencies: ["Platform", "HRV", "LivePipeline", "Dashboard", "TestSupport"]),
+        .testTarget(name: "ReportTests", dependencies: ["Platform", "Settings", "SessionLog", "Report", "TestSupport"]),
+        .testTarget(name: "DoctorTests", dependencies: ["Platform", "DBus", "BlueZ", "BluetoothHCI", "Doctor", "TestSupport"]),
+        .testTarget(name: "LiveSessionTests", dependencies: ["Platform", "HeartRateProtocol", "Simulation", "LiveSession", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks", "TestSupport"]),
+        // The commands end to end: the built binary run as a user runs it, against the fakes. It
+        // depends on the executable so that `swift build --build-tests` builds it.
+        .testTarget(name: "hrvmonTests", dependencies: ["Simulation", "LiveSession", "hrvmon", "TestSupport"]),
+        // The module graph: Package.swift, docs/ARCHITECTURE.md and the sources' imports agree.
+        .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
     ]
 )

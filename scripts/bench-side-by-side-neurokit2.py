@@ -2,7 +2,7 @@
 
 Reads an RR file (ms, one per line, '#' comments), turns it into peaks and runs Kubios artifact
 correction (`signal_fixpeaks(method="kubios", iterative=True)`) then `hrv_time` on the corrected
-peaks, the procedure of Tests/HRVTests/Fixtures/make_reference.py. Prints one JSON line:
+peaks, the procedure of Tests/TestSupport/Fixtures/make_reference.py. Prints one JSON line:
 `compute_s` (everything after the imports: reading, correction, metrics) and RMSSD/SDNN.
 With --raw: `hrv_time` on the series as given (the agreement check; its time is not used).
 

@@ -9,7 +9,7 @@
    same load; medians of wall and CPU time. Sanity: RMSSD/SDNN of the uncorrected series
    (`analyze --no-correction` against `hrv_time` on the raw peaks) must agree, and the corrected
    values are shown side by side.
-2. Live, against one fake bluetoothd (Tests/FakeBlueZ) on a private bus, one client at a time
+2. Live, against one fake bluetoothd (Tests/TestSupport/FakeBlueZ) on a private bus, one client at a time
    (each would otherwise receive the other's PropertiesChanged signals, which are broadcast):
    `hrvmon monitor --format jsonl --no-log` and scripts/bench-side-by-side-client.py, a minimal
    python3-dbus client (StartNotify, one line per RR, no HRV maths). Latency: from the fake's

@@ -1,6 +1,6 @@
 """Helpers shared by scripts/bench-monitor.py and scripts/bench-side-by-side.py.
 
-A private D-Bus system bus with the fake bluetoothd on it (Tests/FakeBlueZ), and readers for the
+A private D-Bus system bus with the fake bluetoothd on it (Tests/TestSupport/FakeBlueZ), and readers for the
 per-process counters in /proc. Standard library only; the fake itself runs under Debian's
 /usr/bin/python3, which has python3-dbus and python3-gi.
 """
@@ -46,14 +46,14 @@ class FakeBluetooth:
         self.bus = self.fake = None
         try:
             self.bus = subprocess.Popen(
-                ["dbus-daemon", "--config-file=" + os.path.join(ROOT, "Tests/FakeBlueZ/bus.conf"), "--nofork",
+                ["dbus-daemon", "--config-file=" + os.path.join(ROOT, "Tests/TestSupport/FakeBlueZ/bus.conf"), "--nofork",
                  "--print-address=1", "--address=unix:path=" + self.dir + "/bus"],
                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
             self.address = read_line(self.bus.stdout, 10).strip()
             with open(self.dir + "/fake.json", "w") as file:
                 json.dump({"adapters": [ADAPTER], "devices": list(devices)}, file)
             self.fake = subprocess.Popen(
-                [SYSTEM_PYTHON, os.path.join(ROOT, "Tests/FakeBlueZ/fake_bluetoothd.py"), "--bus", self.address,
+                [SYSTEM_PYTHON, os.path.join(ROOT, "Tests/TestSupport/FakeBlueZ/fake_bluetoothd.py"), "--bus", self.address,
                  "--config", self.dir + "/fake.json"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
             if read_line(self.fake.stdout, 10).strip() != "ready":

@@ -17,7 +17,7 @@ else
 fi
 echo
 echo "== A real recording: 5 minutes of MIT-BIH normal sinus rhythm =="
-$hrvmon analyze Tests/HRVTests/Fixtures/mitbih_nsr_5min.txt
+$hrvmon analyze Tests/TestSupport/Fixtures/mitbih_nsr_5min.txt
 echo
 echo "== The simulated demo scenario, analysed offline: rest → stress → paced breathing → recovery =="
 $hrvmon simulate --scenario demo --seed 1 | $hrvmon analyze -

@@ -4,6 +4,7 @@ import HRV
 import LivePipeline
 import Platform
 import SessionLog
+import UserData
 
 /// A session as `monitor` and `demo` run it on their event loop: shown as the dashboard or as
 /// lines, its suggestions on the desktop too, recorded to its file when asked, and taking notes
@@ -48,5 +49,19 @@ public struct LiveSessionHost {
             run.finish(at: time, seconds: seconds)
         }
         dashboard?.close()
+    }
+
+    /// Adds the resting values the session measured to the personal history, when its file was
+    /// kept whole (the history points at it); the failure, if the history cannot be written.
+    public func keepRestingValues(measuredOn day: String) -> DataDirectory.Failure? {
+        guard let recorder, !recorder.failed, let measured = run.session.judge.detector.sessionBaseline else { return nil }
+        do {
+            try DataDirectory.updateHistory {
+                $0.record(RestingMeasurement(day: day, measured: measured, source: SessionStore.id(of: recorder.path)))
+            }
+            return nil
+        } catch {
+            return error
+        }
     }
 }

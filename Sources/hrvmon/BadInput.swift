@@ -15,3 +15,8 @@ func badInputOnFailure<Value, Failure: Error>(_ body: () throws(Failure) -> Valu
         throw badInput(error)
     }
 }
+
+/// A session file left out of a listing because it cannot be read: said on stderr, not fatal.
+func reportSkipped(_ error: some Error) {
+    FileStream.printError("hrvmon: skipping \(error)")
+}

@@ -53,14 +53,9 @@ struct Monitor: ParsableCommand {
         let bus = try SystemBus()
         let query = try device ?? DataDirectory.lastSensor() ?? chooseByScanning(bus)
 
-        var linkConfiguration = HeartRateLink.Configuration(device: query)
-        linkConfiguration.adapter = adapter
-        linkConfiguration.acquire = acquire
-        linkConfiguration.reconnectInitial = settings.link.reconnectInitial
-        linkConfiguration.reconnectMaximum = settings.link.reconnectMaximum
-        linkConfiguration.watchdog = settings.link.watchdog
-        linkConfiguration.resolveTimeout = settings.link.resolveTimeout
-        let link = HeartRateLink(client: bus.client, loop: bus.loop, configuration: linkConfiguration)
+        let link = HeartRateLink(
+            client: bus.client, loop: bus.loop,
+            configuration: .init(device: query, adapter: adapter, acquire: acquire, settings: settings.link))
         let stop = { link.stop { bus.loop.stop() } }
 
         let start = WallClock.now()
@@ -74,34 +69,7 @@ struct Monitor: ParsableCommand {
                 clock: WallClock.now, stop: stop)
         }
         let run = host.run
-        var rememberedAddress: String?
-        var sensor: Device?
-
-        link.onEvent = { event in
-            let now = WallClock.now()
-            switch event {
-            case .notification(let bytes):
-                run.receive(bytes, at: now)
-            case .gap:
-                run.breakContinuity(at: now)
-            case .status(let status):
-                run.report(.link(status), at: now)
-                if status.state == .connected, let sensor, rememberedAddress != sensor.address {
-                    rememberedAddress = sensor.address
-                    do { try DataDirectory.rememberSensor(sensor.address) } catch { run.report(.notice("cannot remember the sensor: \(error)"), at: now) }
-                }
-            case .device(let device):
-                sensor = device
-                run.report(.sensor(.identity(name: device.name, address: device.address)), at: now)
-            case .bodySensorLocation(let byte):
-                let location = (try? BodySensorLocation(parsing: [byte]))?.description ?? "reserved value \(byte)"
-                run.report(.sensor(.bodySensorLocation(location)), at: now)
-            case .batteryLevel(let percent):
-                run.report(.sensor(.batteryLevel(percent)), at: now)
-            case .notice(let message):
-                run.report(.notice(message), at: now)
-            }
-        }
+        run.follow(link, now: WallClock.now)
         bus.connection.onDisconnect = {
             run.report(.notice("the system D-Bus went away; stopping"), at: WallClock.now())
             bus.loop.stop()
@@ -111,16 +79,9 @@ struct Monitor: ParsableCommand {
         link.start()
         host.runUntilStopped { (WallClock.now(), EventLoop.now() - started) }
 
-        let recorder = host.recorder
-        if let recorder, recorder.failed, settings.log.stopsOnError { throw ExitCode(1) }
-        if let recorder, !recorder.failed, let measured = run.session.judge.detector.sessionBaseline {
-            do {
-                try DataDirectory.updateHistory {
-                    $0.record(RestingMeasurement(day: WallClock.day(start), measured: measured, source: SessionStore.id(of: recorder.path)))
-                }
-            } catch {
-                FileStream.printError("hrvmon: cannot add this session's resting values to the personal baseline: \(error)")
-            }
+        if host.recorder?.failed == true, settings.log.stopsOnError { throw ExitCode(1) }
+        if let failure = host.keepRestingValues(measuredOn: WallClock.day(start)) {
+            FileStream.printError("hrvmon: cannot add this session's resting values to the personal baseline: \(failure)")
         }
     }
 

@@ -33,7 +33,7 @@ ADVERTISEMENT = 'org.bluez.LEAdvertisement1'
 DEVICE = 'org.bluez.Device1'
 ADAPTER = 'org.bluez.Adapter1'
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURE = os.path.join(HERE, '..', 'HRVTests', 'Fixtures', 'mitbih_nsr_5min.txt')
+FIXTURE = os.path.join(HERE, '..', 'TestSupport', 'Fixtures', 'mitbih_nsr_5min.txt')
 
 
 class Log:

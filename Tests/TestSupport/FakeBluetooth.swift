@@ -1,9 +1,9 @@
 import Foundation
 
-/// A private D-Bus "system" bus with the fake bluetoothd of Tests/FakeBlueZ on it.
+/// A private D-Bus "system" bus with the fake bluetoothd of Tests/TestSupport/FakeBlueZ on it.
 ///
 /// Point the code under test at it with `environment` (DBUS_SYSTEM_BUS_ADDRESS) and drive the
-/// fake with `command(_:)` (see Tests/FakeBlueZ/README.md for the command reference).
+/// fake with `command(_:)` (see Tests/TestSupport/FakeBlueZ/README.md for the command reference).
 /// Every wait has a deadline: a test may fail, never hang. Pipes from the daemons are read
 /// line by line with poll(2), never to end of file.
 public final class FakeBluetooth: @unchecked Sendable {
@@ -174,7 +174,7 @@ public final class FakeBluetooth: @unchecked Sendable {
     private var fakeOutput: LineReader?
     private var stopped = false
 
-    /// Starts a private bus (configured by `busConfig` in Tests/FakeBlueZ) and the fake on it;
+    /// Starts a private bus (configured by `busConfig` in Tests/TestSupport/FakeBlueZ) and the fake on it;
     /// returns once the fake printed `ready`.
     public init(_ config: Config = Config(), busConfig: String = "bus.conf", timeout: TimeInterval = 10) throws {
         signal(SIGPIPE, SIG_IGN)

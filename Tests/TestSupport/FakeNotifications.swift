@@ -1,6 +1,6 @@
 import Foundation
 
-/// A private session bus, with the fake desktop notification server of Tests/FakeNotifications
+/// A private session bus, with the fake desktop notification server of Tests/TestSupport/FakeNotifications
 /// on it or without (to test its absence). Point hrvmon at it with `environment`
 /// (DBUS_SESSION_BUS_ADDRESS); `calls` reads the Notify calls the server recorded. Every wait
 /// has a deadline.

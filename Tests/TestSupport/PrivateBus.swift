@@ -1,6 +1,6 @@
 import Foundation
 
-/// A private dbus-daemon, by default with Tests/FakeBlueZ/bus.conf (anyone may own any name and
+/// A private dbus-daemon, by default with Tests/TestSupport/FakeBlueZ/bus.conf (anyone may own any name and
 /// call anything), standing in for the system or the session bus. Gone with `stop()`, and with the
 /// test process if that dies first.
 public final class PrivateBus: @unchecked Sendable {
@@ -15,7 +15,7 @@ public final class PrivateBus: @unchecked Sendable {
     private var pid: pid_t = 0
 
     /// Listens on the Unix socket `socket` with the policy `configuration` (a file in
-    /// Tests/FakeBlueZ); returns once the daemon printed its address.
+    /// Tests/TestSupport/FakeBlueZ); returns once the daemon printed its address.
     public init(socket: String, log: String, configuration: String = "bus.conf", timeout: TimeInterval = 10) throws {
         let configuration = Self.directory.appendingPathComponent(configuration).path
         guard FileManager.default.fileExists(atPath: configuration) else {

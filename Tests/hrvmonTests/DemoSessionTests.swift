@@ -2,7 +2,6 @@ import Foundation
 import LiveSession
 import TestSupport
 import Testing
-@testable import hrvmon
 
 /// `hrvmon demo` as a session: notes reach it, `--log` keeps its file, and without `--log` it
 /// leaves nothing in the user's data directory.

@@ -10,7 +10,7 @@ How to run (from anywhere; network access to PyPI needed once):
 
     python3 -m venv /work/venv-ref
     /work/venv-ref/bin/pip install neurokit2==0.2.13 pyhrv==0.5.0
-    /work/venv-ref/bin/python Tests/HRVTests/Fixtures/make_reference.py
+    /work/venv-ref/bin/python Tests/TestSupport/Fixtures/make_reference.py
     # add --extract-real to rewrite mitbih_nsr_30min.txt from pyhrv too
 
 Versions the committed references were produced with (Python 3.11.7):
@@ -35,7 +35,7 @@ starting with '#' are comments):
      and the RR series it ran on, as a list of ms), "meta" (provenance;
      for synthetic series also the clean truth series and injected artifacts).
 
-The procedure reproduces Tests/HRVTests/Fixtures/mitbih_nsr_5min.reference.json
+The procedure reproduces Tests/TestSupport/Fixtures/mitbih_nsr_5min.reference.json
 bit-for-bit (checked on every run). Existing *.reference.json files are never
 overwritten unless the new content is identical; if the existing file holds
 exactly the core keys (raw/corrected/artifacts) and those are identical, the

@@ -8,7 +8,7 @@ neurokit2 0.2.13, numpy 2.4.6, pandas 2.3.3, scipy 1.17.1.
 
     python3 -m venv /tmp/nkvenv
     /tmp/nkvenv/bin/pip install neurokit2==0.2.13 numpy==2.4.6 pandas==2.3.3 scipy==1.17.1
-    /tmp/nkvenv/bin/python Tests/HRVTests/Fixtures/make_variability_reference.py [--check]
+    /tmp/nkvenv/bin/python Tests/TestSupport/Fixtures/make_variability_reference.py [--check]
 
 Peaks as make_reference.py makes them: nk.intervals_to_peaks(rr_ms, sampling_rate=1000).
 """

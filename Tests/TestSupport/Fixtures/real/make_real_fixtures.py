@@ -23,7 +23,7 @@ How to run (network to PyPI needed once, for the pip installs/downloads):
 
     python3 -m venv /tmp/venv-real
     /tmp/venv-real/bin/pip install neurokit2==0.2.13 numpy==2.4.6 pandas==2.3.3 scipy==1.17.1 h5py==3.16.0
-    /tmp/venv-real/bin/python Tests/HRVTests/Fixtures/real/make_real_fixtures.py
+    /tmp/venv-real/bin/python Tests/TestSupport/Fixtures/real/make_real_fixtures.py
     # --check: recompute everything and fail if any committed file would change
 
 Per fixture:

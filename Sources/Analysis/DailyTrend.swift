@@ -4,31 +4,31 @@ import SessionLog
 
 /// One calendar day of `hrvmon history`: its resting values against the personal normal range of
 /// the days before it, and the stress minutes of its sessions.
-struct DailyTrend: Equatable {
-    var day: String
-    var lnRMSSD: Double?
-    var restingHR: Double?
+public struct DailyTrend: Equatable {
+    public var day: String
+    public var lnRMSSD: Double?
+    public var restingHR: Double?
     /// The personal baseline from the days before this one; nil with too few of them.
-    var normal: Baseline?
-    var stressMinutes: Double
-    var sessions: Int
+    public var normal: Baseline?
+    public var stressMinutes: Double
+    public var sessions: Int
 
-    enum Change: String {
+    public enum Change: String {
         case below, above
     }
 
     /// Resting heart rate this far from the usual counts as a change, bpm.
-    static let heartRateMargin = 5.0
+    public static let heartRateMargin = 5.0
 
     /// ln RMSSD outside the normal band (mean ± SD of the days before).
-    var lnRMSSDChange: Change? {
+    public var lnRMSSDChange: Change? {
         guard let lnRMSSD, let normal else { return nil }
         if lnRMSSD < normal.lnRMSSDMean - normal.lnRMSSDSD { return .below }
         if lnRMSSD > normal.lnRMSSDMean + normal.lnRMSSDSD { return .above }
         return nil
     }
 
-    var restingHRChange: Change? {
+    public var restingHRChange: Change? {
         guard let restingHR, let normal else { return nil }
         if restingHR < normal.restingHR - Self.heartRateMargin { return .below }
         if restingHR > normal.restingHR + Self.heartRateMargin { return .above }
@@ -36,7 +36,7 @@ struct DailyTrend: Equatable {
     }
 
     /// The `days` days up to `today`, oldest first.
-    static func days(
+    public static func days(
         _ days: Int, today: String, history: BaselineHistory, sessions: [(day: String, stressMinutes: Double)],
         baselineDays: Int, minimumDays: Int, minimumSD: Double
     ) -> [DailyTrend] {

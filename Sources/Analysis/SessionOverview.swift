@@ -7,23 +7,23 @@ import UserData
 
 /// One line of `hrvmon sessions`: what a session file says about itself. A session that ended
 /// abruptly has no summary line; its numbers then come from replaying it.
-struct SessionOverview {
-    var path: String
-    var id: String
-    var start: Double
-    var device: String
-    var seconds: Double
-    var beats: Int
-    var heartRate: Double?
-    var rmssd: Double?
-    var stressSeconds: Double
-    var exercises: Int
-    var notes: [SessionFile.Note]
+public struct SessionOverview {
+    public var path: String
+    public var id: String
+    public var start: Double
+    public var device: String
+    public var seconds: Double
+    public var beats: Int
+    public var heartRate: Double?
+    public var rmssd: Double?
+    public var stressSeconds: Double
+    public var exercises: Int
+    public var notes: [SessionFile.Note]
     /// False when the session ended without its summary (a crash, kill -9, power loss).
-    var ended: Bool
-    var tornLine: Int?
+    public var ended: Bool
+    public var tornLine: Int?
 
-    static func load(_ path: String) throws(RecordingError) -> SessionOverview {
+    public static func load(_ path: String) throws(RecordingError) -> SessionOverview {
         let bytes: [UInt8]
         do { bytes = try InputFile.read(path) } catch { throw RecordingError(source: path, line: nil, problem: error.reason) }
         var file = try SessionFileReader.read(bytes, source: path, detail: .overview)
@@ -53,12 +53,12 @@ struct SessionOverview {
         return overview
     }
 
-    /// Every session in the sessions directory, oldest first; unreadable files are reported on
-    /// stderr and skipped, so one damaged file does not hide the others.
-    static func all(since day: CalendarDay? = nil) -> [SessionOverview] {
+    /// Every session in the sessions directory, oldest first; an unreadable file is handed to
+    /// `skipping` and left out, so one damaged file does not hide the others.
+    public static func all(since day: CalendarDay? = nil, skipping: (RecordingError) -> Void) -> [SessionOverview] {
         SessionStore.all(since: day).compactMap { path in
-            do { return try load(path) } catch {
-                FileStream.printError("hrvmon: skipping \(error)")
+            do throws(RecordingError) { return try load(path) } catch {
+                skipping(error)
                 return nil
             }
         }

@@ -1,0 +1,52 @@
+import BlueZ
+import HeartRateProtocol
+import Settings
+import UserData
+
+extension HeartRateLink.Configuration {
+    /// The link to `device` as the user configured it (`link.*`), on `adapter` (nil: the first).
+    public init(device: String, adapter: String?, acquire: Bool, settings: Settings.Link) {
+        self.init(device: device)
+        self.adapter = adapter
+        self.acquire = acquire
+        reconnectInitial = settings.reconnectInitial
+        reconnectMaximum = settings.reconnectMaximum
+        watchdog = settings.watchdog
+        resolveTimeout = settings.resolveTimeout
+    }
+}
+
+extension SessionRun {
+    /// Takes the link's events into the session, stamped with `now`: notifications and gaps into
+    /// the pipeline, the link's state and what the sensor says of itself as events. A sensor that
+    /// connects is remembered for the next `monitor` without `--device`.
+    public func follow(_ link: HeartRateLink, now: @escaping () -> Double) {
+        var rememberedAddress: String?
+        var sensor: Device?
+        link.onEvent = { [unowned self] event in
+            let time = now()
+            switch event {
+            case .notification(let bytes):
+                receive(bytes, at: time)
+            case .gap:
+                breakContinuity(at: time)
+            case .status(let status):
+                report(.link(status), at: time)
+                if status.state == .connected, let sensor, rememberedAddress != sensor.address {
+                    rememberedAddress = sensor.address
+                    do { try DataDirectory.rememberSensor(sensor.address) } catch { report(.notice("cannot remember the sensor: \(error)"), at: time) }
+                }
+            case .device(let device):
+                sensor = device
+                report(.sensor(.identity(name: device.name, address: device.address)), at: time)
+            case .bodySensorLocation(let byte):
+                let location = (try? BodySensorLocation(parsing: [byte]))?.description ?? "reserved value \(byte)"
+                report(.sensor(.bodySensorLocation(location)), at: time)
+            case .batteryLevel(let percent):
+                report(.sensor(.batteryLevel(percent)), at: time)
+            case .notice(let message):
+                report(.notice(message), at: time)
+            }
+        }
+    }
+}
