@@ -14,13 +14,21 @@ out=.build/fuzz
 mkdir -p "$out/modules"
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g -I "$out/modules" -L "$out/modules")
 
+# swift-numerics' RealModule (the maths HRV uses) from the package's checkout; its C shims are
+# header-only, found through their module map.
+numerics=.build/checkouts/swift-numerics/Sources
+[ -d "$numerics" ] || swift package resolve
+flags+=(-I "$numerics/_NumericsShims/include")
+
 # The library modules, in dependency order, as static libraries with coverage instrumentation.
-modules=(HeartRateProtocol HRV Recordings Settings SessionLog FuzzChecks)
+modules=(HeartRateProtocol RealModule HRV Recordings Settings LivePipeline SessionLog FuzzChecks)
 links=()
 for module in "${modules[@]}"; do
     links=("-l$module" "${links[@]}")  # dependants before their dependencies
+    sources=Sources/$module
+    [ "$module" != RealModule ] || sources=$numerics/RealModule
     swiftc "${flags[@]}" -module-name "$module" -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
-        -emit-library -static -o "$out/modules/lib$module.a" Sources/"$module"/*.swift 2> >(grep -v "warning: Cannot export" >&2)
+        -emit-library -static -o "$out/modules/lib$module.a" "$sources"/*.swift 2> >(grep -v "warning: Cannot export" >&2)
 done
 
 targets=("$@")

@@ -1,5 +1,5 @@
-import Platform
 import HRV
+import Platform
 import SessionLog
 
 /// One calendar day of `hrvmon history`: its resting values against the personal normal range of

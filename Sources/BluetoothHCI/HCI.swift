@@ -1,6 +1,6 @@
-import Platform
 import CBluetooth
 import Glibc
+import Platform
 
 /// The kernel's Bluetooth adapters through libbluetooth's HCI calls: an AF_BLUETOOTH socket, the
 /// device list (HCIGETDEVLIST) and each device's info (`hci_devinfo`). Read-only; needs no

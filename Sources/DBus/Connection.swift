@@ -1,6 +1,6 @@
-import Platform
 import CDBus
 import Glibc
+import Platform
 
 /// A private connection to a bus, driven by an `EventLoop`: libdbus's watches and timeouts become
 /// loop sources and timers, so the process sleeps until the bus has data or a call times out.

@@ -21,7 +21,10 @@ public struct DashboardState {
         /// Whether keys reach the dashboard (stdin is a terminal).
         public var acceptsKeys: Bool
 
-        public init(title: String, start: Double, pattern: BreathingPattern, exerciseSeconds: Double, calibrationSeconds: Double, onsetMargin: Double, acceptsKeys: Bool) {
+        public init(
+            title: String, start: Double, pattern: BreathingPattern, exerciseSeconds: Double,
+            calibrationSeconds: Double, onsetMargin: Double, acceptsKeys: Bool
+        ) {
             self.title = title
             self.start = start
             self.pattern = pattern

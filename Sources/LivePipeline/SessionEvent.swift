@@ -33,7 +33,10 @@ public struct SessionSummary {
     public var stressSeconds: Double
     public var exercises: Int
 
-    public init(time: Double, seconds: Double, beats: Int, malformed: Int, metrics: TimeDomainMetrics?, baseline: Baseline?, stressSeconds: Double, exercises: Int) {
+    public init(
+        time: Double, seconds: Double, beats: Int, malformed: Int, metrics: TimeDomainMetrics?, baseline: Baseline?,
+        stressSeconds: Double, exercises: Int
+    ) {
         self.time = time
         self.seconds = seconds
         self.beats = beats

@@ -12,7 +12,10 @@ public struct SessionFileRequired: Error, CustomStringConvertible {
 
 extension SessionHeader {
     /// The header of a session file yet to be made: `recordToFile` gives it the file's id.
-    public init(start: Double, source: String, deviceName: String? = nil, deviceAddress: String?, baseline: Baseline?, settings: Settings) {
+    public init(
+        start: Double, source: String, deviceName: String? = nil, deviceAddress: String?, baseline: Baseline?,
+        settings: Settings
+    ) {
         self.init(
             id: "", start: start, startLocal: WallClock.iso8601(start), source: source, deviceName: deviceName,
             deviceAddress: deviceAddress, baseline: baseline, settings: settings, program: Program.nameAndVersion)

@@ -5,8 +5,8 @@ import Platform
 import Presentation
 import Recordings
 import SessionLog
-import Testing
 import TestSupport
+import Testing
 
 /// Offline analysis as `analyze` runs it: a recorded RR file through the pipeline and the judge
 /// into the summary, and a session file replayed through the live pipeline.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The architecture stays what docs/ARCHITECTURE.md says: its module table, Package.swift and
 /// every source file's imports name the same graph; only Platform and the C libraries' wrappers

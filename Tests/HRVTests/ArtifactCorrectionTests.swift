@@ -1,6 +1,6 @@
 #if canImport(Glibc)
-import TestSupport
 import Glibc
+import TestSupport
 #endif
 import HRV
 import Simulation

@@ -1,5 +1,5 @@
-import TestSupport
 import HRV
+import TestSupport
 import Testing
 
 /// Raw metrics against NeuroKit2 0.2.13 `hrv_time` on real recordings.

@@ -1,7 +1,7 @@
 import HRV
 import LivePipeline
-import Testing
 import TestSupport
+import Testing
 
 /// The pure live pipeline: every received beat once and in order, malformed packets counted and
 /// never fatal, and the numbers independent of how the strap packs its RR values.

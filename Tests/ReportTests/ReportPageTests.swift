@@ -1,7 +1,7 @@
-import TestSupport
-import Report
-import Platform
 import Foundation
+import Platform
+import Report
+import TestSupport
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

@@ -1,5 +1,5 @@
-import Testing
 import Simulation
+import Testing
 
 @Suite struct ScenarioParserTests {
     @Test func parsesTheDocumentedExample() throws {

@@ -1,5 +1,5 @@
-import Testing
 import Simulation
+import Testing
 
 @Suite struct SeededGeneratorTests {
     @Test func matchesReferenceXoshiro256StarStarSeededBySplitMix64() {

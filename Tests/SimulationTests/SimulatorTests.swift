@@ -1,5 +1,5 @@
-import Testing
 import Simulation
+import Testing
 
 /// rest → stress → breathing → activity → recovery, 5 min each.
 let allKinds = Scenario(segments: [

@@ -84,7 +84,15 @@ public final class FakeBluetooth: @unchecked Sendable {
             advertisedUUIDs: ["1812"], battery: 55, knownAtStart: true,
             appearance: 961, icon: "input-keyboard", manufacturer: "Logitech", model: "MX Keys")
 
-        public init(adapter: String = "hci0", address: String, addressType: String = "public", name: String? = nil, rssi: Int = -60, paired: Bool = false, trusted: Bool = false, bonded: Bool? = nil, services: [String] = ["180d", "180f"], advertisedUUIDs: [String]? = nil, bodySensorLocation: Int? = nil, battery: Int? = nil, inRange: Bool = true, knownAtStart: Bool = false, connectDelayMs: Int = 100, resolveDelayMs: Int = 300, connectTimeoutMs: Int? = nil, mtu: Int = 247, appearance: Int? = nil, icon: String? = nil, manufacturer: String? = nil, model: String? = nil, announceConnected: Bool = true, connectedSignalDelayMs: Int = 0) {
+        public init(
+            adapter: String = "hci0", address: String, addressType: String = "public", name: String? = nil,
+            rssi: Int = -60, paired: Bool = false, trusted: Bool = false, bonded: Bool? = nil,
+            services: [String] = ["180d", "180f"], advertisedUUIDs: [String]? = nil, bodySensorLocation: Int? = nil,
+            battery: Int? = nil, inRange: Bool = true, knownAtStart: Bool = false, connectDelayMs: Int = 100,
+            resolveDelayMs: Int = 300, connectTimeoutMs: Int? = nil, mtu: Int = 247, appearance: Int? = nil,
+            icon: String? = nil, manufacturer: String? = nil, model: String? = nil, announceConnected: Bool = true,
+            connectedSignalDelayMs: Int = 0
+        ) {
             self.adapter = adapter
             self.address = address
             self.addressType = addressType
