@@ -1,13 +1,11 @@
 import HRV
 
 /// Reads RR recordings: one value per line (Kubios / Elite HRV export style, blank lines and `#`
-/// comments ignored), or CSV/TSV with a header naming an RR column.
+/// comments ignored), or delimited text (comma, semicolon or tab) with a header naming an RR column
+/// (HRV Logger's `rr`, Polar Sensor Logger's `RR-interval [ms]`, `RR (ms)`, `rr_interval`, `IBI`…)
+/// or a column chosen by name or position. In semicolon and tab files a decimal comma (`812,5`)
+/// is read as a decimal point, as European spreadsheets write it.
 public enum RRFileReader {
-    /// Header names accepted for the RR column, matched case-insensitively, with the unit each implies.
-    static let columnUnits: [(name: String, unit: RRUnit)] = [
-        ("rr", .ms), ("rr_ms", .ms), ("rri", .ms), ("rr_s", .s), ("rr_1024", .ticks),
-    ]
-
     /// Median intervals outside this range mean the numbers are not in the assumed unit.
     static let plausibleMedian = RRInterval(milliseconds: 200)...RRInterval(milliseconds: 3000)
 
@@ -17,18 +15,22 @@ public enum RRFileReader {
     static let longestRecording: Int64 = 366 * 86_400 * RRInterval.microticksPerSecond
 
     /// - Parameters:
-    ///   - unit: the unit of a list file or of a plain `rr` column; a column named with its unit
-    ///     (`rr_1024`, `rr_s`) overrides it.
-    public static func read(_ bytes: [UInt8], source: String, unit: RRUnit = .ms) throws(RecordingError) -> RRRecording {
+    ///   - unit: the unit of a list file or of a column whose name states none; a column named with
+    ///     its unit (`rr_1024`, `RR [s]`) overrides it.
+    ///   - column: the RR column, when the header does not name one the reader recognises, or the
+    ///     file has several columns and no header.
+    public static func read(
+        _ bytes: [UInt8], source: String, unit: RRUnit = .ms, column: RRColumn? = nil
+    ) throws(RecordingError) -> RRRecording {
         // Unsafe bytes keep bounds checks and reference counting out of the per-line loop.
         try bytes.withUnsafeBufferPointer { (buffer) throws(RecordingError) in
-            try read(buffer[...], source: source, unit: unit)
+            try read(buffer[...], source: source, unit: unit, column: column)
         }
     }
 
     private typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
 
-    private static func read(_ bytes: Bytes, source: String, unit: RRUnit) throws(RecordingError) -> RRRecording {
+    private static func read(_ bytes: Bytes, source: String, unit: RRUnit, column chosen: RRColumn?) throws(RecordingError) -> RRRecording {
         var intervals: [RRInterval] = []
         intervals.reserveCapacity(bytes.count / 4)
         var layout: RRRecording.Layout?
@@ -58,24 +60,34 @@ public enum RRFileReader {
                 }
                 if line.contains(where: isLetter) && !looksNumeric(line) {
                     let names = split(line, on: delimiter).map { String(decoding: unquoted($0), as: UTF8.self) }
-                    guard let match = names.enumerated().lazy.compactMap({ index, name in
-                        columnUnits.first { $0.name == name.lowercased() }.map { (index, name, $0.unit) }
-                    }).first else {
-                        throw RecordingError(
-                            source: source, line: lineNumber,
-                            problem: "no RR column in the header (found: \(names.joined(separator: ", ")))",
-                            hint: "name the column rr or rr_ms (milliseconds), rr_s (seconds) or rr_1024 (1/1024 s)")
-                    }
-                    column = match.0
+                    let (index, namedUnit) = try headerColumn(names, chosen: chosen, source: source, line: lineNumber)
+                    column = index
                     fieldCount = names.count
                     header = (lineNumber, names)
-                    if match.2 != .ms { effectiveUnit = match.2 }
-                    layout = .csv(column: match.1)
+                    if let namedUnit { effectiveUnit = namedUnit }
+                    layout = .csv(column: names[index])
                     isCSV = true
                     continue
                 }
-                layout = .list
-                fieldCount = 1
+                switch chosen {
+                case .named(let name)?:
+                    throw RecordingError(
+                        source: source, line: lineNumber, problem: "--column \(name): the file has no header line to find it in",
+                        hint: "choose the column by its position instead, e.g. --column 2")
+                case .position(let position)? where position > 1 || line.contains(delimiter):
+                    fieldCount = split(line, on: delimiter).count
+                    guard position <= fieldCount else {
+                        throw RecordingError(
+                            source: source, line: lineNumber, problem: "--column \(position): the first line has \(fieldCount) \(fieldCount == 1 ? "field" : "fields")",
+                            hint: "choose a column from 1 to \(fieldCount)")
+                    }
+                    column = position - 1
+                    layout = .csv(column: "\(position)")
+                    isCSV = true
+                case .position?, nil:
+                    layout = .list
+                    fieldCount = 1
+                }
             }
 
             let token: Bytes
@@ -84,17 +96,19 @@ public enum RRFileReader {
                 guard fields.count == fieldCount else {
                     let found = fields.map { String(decoding: unquoted($0), as: UTF8.self) }
                     let separator = delimiter == UInt8(ascii: "\t") ? "tabs" : "'\(Character(Unicode.Scalar(delimiter)))'"
+                    let expected = header.line > 0
+                        ? "where the header on line \(header.line) has \(fieldCount) (\(header.names.joined(separator: ", ")))"
+                        : "where the first line has \(fieldCount)"
                     throw RecordingError(
                         source: source, line: lineNumber,
-                        problem: "\(found.count) \(found.count == 1 ? "field" : "fields") (\(found.joined(separator: ", "))) "
-                            + "where the header on line \(header.line) has \(fieldCount) (\(header.names.joined(separator: ", ")))",
-                        hint: "every row needs one value per header column, separated by \(separator)")
+                        problem: "\(found.count) \(found.count == 1 ? "field" : "fields") (\(found.joined(separator: ", "))) " + expected,
+                        hint: "every row needs one value per column, separated by \(separator)")
                 }
                 token = unquoted(fields[column])
             } else {
                 token = line
             }
-            let value = try interval(token, unit: effectiveUnit, source: source, line: lineNumber)
+            let value = try interval(token, unit: effectiveUnit, decimalComma: isCSV && delimiter != UInt8(ascii: ","), source: source, line: lineNumber)
             total += value.microticks
             guard total <= longestRecording else {
                 throw RecordingError(source: source, line: lineNumber, problem: "the recording is longer than a year",
@@ -111,8 +125,47 @@ public enum RRFileReader {
         return RRRecording(intervals: intervals, layout: layout ?? .list, unit: effectiveUnit)
     }
 
-    private static func interval(_ token: Bytes, unit: RRUnit, source: String, line: Int) throws(RecordingError) -> RRInterval {
-        let outcome = DecimalParser.parse(token, scale: unit.microticks)
+    /// The column the header names (or the one chosen), and the unit its name states.
+    private static func headerColumn(
+        _ names: [String], chosen: RRColumn?, source: String, line: Int
+    ) throws(RecordingError) -> (index: Int, unit: RRUnit?) {
+        let found = "found: " + names.map { "'\($0)'" }.joined(separator: ", ")
+        switch chosen {
+        case .named(let wanted)?:
+            guard let index = names.firstIndex(where: { $0.lowercased() == wanted.lowercased() }) else {
+                throw RecordingError(
+                    source: source, line: line, problem: "--column \(wanted): no such column in the header (\(found))",
+                    hint: "give one of the header's names, or the column's position (1–\(names.count))")
+            }
+            return (index, RRHeaderName.unit(of: names[index]) ?? nil)
+        case .position(let position)?:
+            guard position <= names.count else {
+                throw RecordingError(
+                    source: source, line: line, problem: "--column \(position): the header has \(names.count) columns (\(found))",
+                    hint: "choose a column from 1 to \(names.count)")
+            }
+            return (position - 1, RRHeaderName.unit(of: names[position - 1]) ?? nil)
+        case nil:
+            for (index, name) in names.enumerated() {
+                if let unit = RRHeaderName.unit(of: name) { return (index, unit) }
+            }
+            throw RecordingError(
+                source: source, line: line, problem: "no RR column in the header (\(found))",
+                hint: "name the column rr, rr_ms, \"RR (ms)\", rr_s or rr_1024, or choose it with --column NAME or --column N")
+        }
+    }
+
+    private static func interval(
+        _ token: Bytes, unit: RRUnit, decimalComma: Bool, source: String, line: Int
+    ) throws(RecordingError) -> RRInterval {
+        let outcome: DecimalParser.Outcome
+        if decimalComma, let comma = token.firstIndex(of: UInt8(ascii: ",")) {
+            var pointed = Array(token)
+            pointed[comma - token.startIndex] = UInt8(ascii: ".")
+            outcome = pointed.withUnsafeBufferPointer { DecimalParser.parse($0[...], scale: unit.microticks) }
+        } else {
+            outcome = DecimalParser.parse(token, scale: unit.microticks)
+        }
         if case .value(let microticks) = outcome, microticks > 0, microticks <= longestInterval.microticks {
             return RRInterval(microticks: microticks)
         }

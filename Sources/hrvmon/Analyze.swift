@@ -14,8 +14,13 @@ struct Analyze: ParsableCommand {
         abstract: "Analyse a recorded RR file with the same pipeline as live monitoring.",
         discussion: """
             FILE holds one RR interval per line (milliseconds unless --unit says otherwise; blank \
-            lines and # comments ignored), or CSV/TSV with a header column rr, rr_ms, rri, \
-            rr_s (seconds) or rr_1024 (1/1024 s). Use - for standard input.
+            lines and # comments ignored), or delimited text (comma, semicolon or tab) whose header \
+            names the RR column: rr, rr_ms, rri, rr_interval, IBI, "RR (ms)", "RR-interval [ms]" \
+            (Polar Sensor Logger), rr_s or "RR [s]" (seconds), rr_1024 (1/1024 s); HRV Logger's \
+            and Polar Sensor Logger's exports read as they are. --column NAME or --column N \
+            chooses another column (N counts from 1, also in files without a header). Semicolon \
+            and tab files may write decimal commas (812,5). The column used is named in the \
+            output. Use - for standard input.
 
             Zero, negative or non-numeric values are errors (exit status 2, naming the line). \
             Single values outside 100 to 4000 ms (15 to 600 bpm) cannot be one heartbeat: they are kept in the \
@@ -29,8 +34,7 @@ struct Analyze: ParsableCommand {
     @Option(help: "Output: text, json (one object; JSON Lines with --series) or csv.")
     var format: OutputFormat = .text
 
-    @Option(help: "Unit of the values in a list file or plain rr column: ms, s or ticks (1/1024 s).")
-    var unit: RRUnit = .ms
+    @OptionGroup var input: RecordingOptions
 
     @Flag(name: .customLong("no-correction"), help: "Analyse the intervals exactly as given, without artifact correction.")
     var noCorrection = false
@@ -82,7 +86,7 @@ struct Analyze: ParsableCommand {
         do { bytes = try InputFile.read(file) } catch { throw badInput(error) }
         if Self.isSessionFile(bytes) { return try replay(bytes) }
         let recording: RRRecording
-        do { recording = try RRFileReader.read(bytes, source: file, unit: unit) } catch { throw badInput(error) }
+        do { recording = try input.read(bytes, source: file) } catch { throw badInput(error) }
         let settings = try config.load()
         var pipeline = HRVPipeline(configuration: pipelineConfiguration(settings.pipeline))
         var analysis = RecordingAnalysis(
@@ -171,4 +175,3 @@ struct ExerciseSpan: ExpressibleByArgument {
     }
 }
 
-extension RRUnit: ExpressibleByArgument {}

@@ -87,8 +87,7 @@ struct BaselineCommand: ParsableCommand {
         @Option(help: "Day of the measurement, YYYY-MM-DD (default: today).")
         var day: String?
 
-        @Option(help: "Unit of the values: ms, s or ticks.")
-        var unit: RRUnit = .ms
+        @OptionGroup var input: RecordingOptions
 
         @OptionGroup var config: ConfigOptions
 
@@ -98,7 +97,7 @@ struct BaselineCommand: ParsableCommand {
             guard CalendarDay(day) != nil else { throw badInput(ValidationError("--day \(day) is not a date YYYY-MM-DD")) }
             let recording: RRRecording
             do {
-                recording = try RRFileReader.read(try InputFile.read(file), source: file, unit: unit)
+                recording = try input.read(try InputFile.read(file), source: file)
             } catch {
                 throw badInput(error)
             }

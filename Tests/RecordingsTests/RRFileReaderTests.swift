@@ -58,13 +58,13 @@ import Testing
         #expect(error("800\n1e\n")?.line == 2)
         #expect(error("800 810\n")?.line == 1)
         #expect(error("rr,x\n800,1\n810\n")?.problem == "1 field (810) where the header on line 1 has 2 (rr, x)")
-        #expect(error("rr,x\n800,1\n810\n")?.hint == "every row needs one value per header column, separated by ','")
+        #expect(error("rr,x\n800,1\n810\n")?.hint == "every row needs one value per column, separated by ','")
     }
 
     @Test func missingColumnListsWhatWasFound() throws {
         let found = try #require(error("time,hr\n1,60\n"))
         #expect(found.line == 1)
-        #expect(found.problem == "no RR column in the header (found: time, hr)")
+        #expect(found.problem == "no RR column in the header (found: 'time', 'hr')")
     }
 
     @Test func emptyInput() {

@@ -58,11 +58,38 @@ import Testing
         }
     }
 
+    /// A Polar Sensor Logger export is read as it is, and a file whose RR column has another name
+    /// is read with --column; the output names the column it used.
+    @Test func exportsAndChosenColumns() throws {
+        let values = [812, 790, 805, 821, 798, 810, 803, 795, 815, 800]
+        let polar = try Hrvmon.temporaryFile(
+            "Phone timestamp;RR-interval [ms]\n" + values.enumerated().map { "2022-11-23T12:06:\(10 + $0.offset).000;\($0.element)" }.joined(separator: "\n"),
+            name: "polar.txt")
+        let other = try Hrvmon.temporaryFile(
+            "Zeit;Intervall\n" + values.enumerated().map { "\($0.offset);\($0.element),0" }.joined(separator: "\n"), name: "zeit.csv")
+        let fromPolar = try Hrvmon.run(["analyze", polar.path])
+        #expect(fromPolar.status == 0, "\(fromPolar.stderr)")
+        #expect(fromPolar.stdout.contains("10 RR intervals in ms, column RR-interval [ms]"), "\(fromPolar.stdout)")
+        let polarJSON = try Hrvmon.run(["analyze", "--format", "json", polar.path]).json
+        let refused = try Hrvmon.run(["analyze", other.path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("--column"), "\(refused.stderr)")
+        for column in ["Intervall", "2"] {
+            let chosen = try Hrvmon.run(["analyze", "--column", column, "--format", "json", other.path])
+            #expect(chosen.status == 0, "\(chosen.stderr)")
+            #expect(chosen.json?["rmssd_ms"] as? Double == polarJSON?["rmssd_ms"] as? Double)
+            #expect(chosen.json?["rmssd_ms"] != nil)
+            #expect(try Hrvmon.run(["analyze", "--column", column, other.path]).stdout.contains("column Intervall"))
+        }
+        let bad = try Hrvmon.run(["analyze", "--column", "0", other.path])
+        #expect(bad.status == 2)
+    }
+
     @Test(arguments: [
         ("800\n810\nfast\n", "input.txt:3: 'fast' is not a number"),
         ("800\n0\n", "input.txt:2: RR interval '0' is not positive"),
         ("800\n-790\n", "input.txt:2: RR interval '-790' is not positive"),
-        ("time,hr\n1,60\n", "input.txt:1: no RR column in the header (found: time, hr)"),
+        ("time,hr\n1,60\n", "input.txt:1: no RR column in the header (found: 'time', 'hr')"),
         ("0.8\n0.81\n", "pass --unit s"),
     ])
     func malformedInputExitsTwoNamingTheLine(input: String, message: String) throws {

@@ -1,0 +1,102 @@
+import HRV
+import Testing
+
+@testable import Recordings
+
+/// The exports people have, as those apps write them (layouts from their documentation: Polar
+/// Sensor Logger's RR file, HRV Logger's `*_RR_*.csv`), decimal commas in European files, and
+/// `--column` for everything else.
+@Suite struct RRFileFormatsTests {
+    func read(_ text: String, unit: RRUnit = .ms, column: RRColumn? = nil) throws(RecordingError) -> RRRecording {
+        try RRFileReader.read(Array(text.utf8), source: "export.txt", unit: unit, column: column)
+    }
+
+    func problem(_ text: String, column: RRColumn? = nil) -> String {
+        do {
+            _ = try read(text, column: column)
+            return "read without error"
+        } catch {
+            return error.description
+        }
+    }
+
+    static func ms(_ values: [Int]) -> [RRInterval] { values.map(RRInterval.init(milliseconds:)) }
+
+    @Test func polarSensorLogger() throws {
+        let recording = try read("Phone timestamp;RR-interval [ms]\n2022-11-23T12:06:22.435;785\n2022-11-23T12:06:23.221;786\n")
+        #expect(recording.intervals == Self.ms([785, 786]))
+        #expect(recording.layout == .csv(column: "RR-interval [ms]"))
+        #expect(recording.unit == .ms)
+    }
+
+    @Test func hrvLogger() throws {
+        let recording = try read("date,rr,since start\n2025-03-15 09:00:15.123,823,0\n2025-03-15 09:00:15.946,812,823\n")
+        #expect(recording.intervals == Self.ms([823, 812]))
+        #expect(recording.layout == .csv(column: "rr"))
+    }
+
+    /// Header names with the unit in brackets or after a separator, or none; any case. A unit in
+    /// the name wins over `--unit`; without one, `--unit` holds.
+    @Test(arguments: [
+        ("RR (ms)", RRUnit.ms as RRUnit?, "812"), ("RR interval (ms)", .ms, "812"), ("NN (msec)", .ms, "812"),
+        ("RR [s]", .s, "0.812"), ("rr_s", .s, "0.812"), ("rr_interval", nil, "812"), ("IBI", nil, "812"), ("RRI", nil, "812"),
+    ])
+    func headerNames(header: String, named: RRUnit?, value: String) throws {
+        let recording = try read("time,\(header)\n0,\(value)\n", unit: named == nil ? .ms : .ticks)
+        #expect(recording.intervals == Self.ms([812]), "\(header)")
+        #expect(recording.unit == named ?? .ms)
+    }
+
+    /// Columns that hold other things are not taken for RR, however close their names.
+    @Test(arguments: ["since start", "HR [bpm]", "rr_bpm", "Phone timestamp", "RR (bpm)", "error"])
+    func otherColumnsAreNotRR(header: String) {
+        #expect(RRHeaderName.unit(of: header) == nil, "\(header)")
+    }
+
+    @Test func plainRRKeepsTheUnitAsked() throws {
+        #expect(try read("rr\n0.812\n", unit: .s).intervals == Self.ms([812]))
+        #expect(try read("rr_ms\n812\n", unit: .s).intervals == Self.ms([812]))
+    }
+
+    @Test func decimalCommasInSemicolonAndTabFiles() throws {
+        let semicolon = try read("Zeit;RR (ms)\n0;812,5\n1;790,25\n2;801\n")
+        #expect(semicolon.intervals == [
+            RRInterval(microticks: 8125 * 102_400), RRInterval(microticks: 79025 * 10_240), RRInterval(milliseconds: 801),
+        ])
+        let tab = try read("t\trr\n0\t812,5\n")
+        #expect(tab.intervals == [RRInterval(microticks: 8125 * 102_400)])
+        // In a comma file a comma is a delimiter, never a decimal mark.
+        #expect(problem("rr\n812,5\n").contains("2 fields (812, 5)"))
+        #expect(problem("t;rr\n0;812,5,1\n").contains("'812,5,1' is not a number"))
+    }
+
+    @Test func columnByName() throws {
+        let text = "Zeit;Intervall\n0;812\n1;790\n"
+        #expect(problem(text).contains("no RR column in the header (found: 'Zeit', 'Intervall')"))
+        #expect(problem(text).contains("--column"))
+        let recording = try read(text, column: .named("intervall"))
+        #expect(recording.intervals == Self.ms([812, 790]))
+        #expect(recording.layout == .csv(column: "Intervall"))
+        #expect(problem(text, column: .named("RR")).contains("--column RR: no such column in the header (found: 'Zeit', 'Intervall')"))
+        #expect(problem("812\n790\n", column: .named("rr")).contains("no header line"))
+    }
+
+    @Test func columnByPosition() throws {
+        #expect(try read("Zeit;Intervall\n0;812\n", column: .position(2)).intervals == Self.ms([812]))
+        let headerless = try read("1,812\n2,790\n", column: .position(2))
+        #expect(headerless.intervals == Self.ms([812, 790]))
+        #expect(headerless.layout == .csv(column: "2"))
+        #expect(problem("1,812\n2,790\n", column: .position(3)).contains("--column 3: the first line has 2 fields"))
+        #expect(problem("1,812\n2\n", column: .position(2)).contains("1 field (2) where the first line has 2"))
+        #expect(problem("a,b\n1,812\n", column: .position(3)).contains("--column 3: the header has 2 columns"))
+        // A single-column list is column 1.
+        #expect(try read("812\n790\n", column: .position(1)).layout == .list)
+    }
+
+    @Test func columnArguments() {
+        #expect(RRColumn(argument: "2") == .position(2))
+        #expect(RRColumn(argument: " RR (ms) ") == .named("RR (ms)"))
+        #expect(RRColumn(argument: "0") == nil)
+        #expect(RRColumn(argument: "") == nil)
+    }
+}
