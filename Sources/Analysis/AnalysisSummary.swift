@@ -37,10 +37,11 @@ public struct AnalysisSummary {
     }
 
     /// An RR file's summary.
-    public init(source: String, recording: RRRecording, pipeline: HRVPipeline, judge: BeatJudge) {
-        let column = if case .csv(let name) = recording.layout { ", column \(name)" } else { "" }
+    /// The summary of an RR file read as `layout` says, its numbers in `unit`.
+    public init(source: String, layout: RRRecording.Layout, unit: RRUnit, pipeline: HRVPipeline, judge: BeatJudge) {
+        let column = if case .csv(let name) = layout { ", column \(name)" } else { "" }
         self.init(
-            source: source, input: "\(Formatting.count(pipeline.recording.rawBeats, "RR interval")) in \(recording.unit.rawValue)\(column)",
+            source: source, input: "\(Formatting.count(pipeline.recording.rawBeats, "RR interval")) in \(unit.rawValue)\(column)",
             correction: pipeline.configuration.correction, totals: pipeline.recording, detections: pipeline.detections, judge: judge)
     }
 

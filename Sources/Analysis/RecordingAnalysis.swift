@@ -1,5 +1,6 @@
 import HRV
 import Platform
+import Recordings
 
 /// A recording run through the pipeline and judged per beat, with series rows when asked.
 /// `analyze` and `baseline add` share it.
@@ -7,12 +8,48 @@ public struct RecordingAnalysis {
     public var judge: BeatJudge
     public var writer: SeriesWriter?
 
+    public init(judge: BeatJudge, writer: SeriesWriter? = nil) {
+        self.judge = judge
+        self.writer = writer
+    }
+
     /// Feeds every interval, releases the look-ahead and closes open episodes.
     public mutating func run(_ intervals: [RRInterval], through pipeline: inout HRVPipeline, output: inout FileStream) {
         writer?.writeHeader(to: &output)
         // Closure literals at each call, not a stored closure: captured variables then stay
         // unboxed and unchecked, which is a third of the per-beat cost otherwise.
         for interval in intervals { pipeline.append(interval) { observe($0, to: &output) } }
+        finish(through: &pipeline, output: &output)
+    }
+
+    /// Reads `input` piece by piece through `reader` and feeds each interval as its line
+    /// completes, in memory that does not grow with the file; `progress` is told the bytes read
+    /// after each piece. Returns how the file was laid out.
+    public mutating func run(
+        reading input: InputFile, with reader: inout RRStreamReader, through pipeline: inout HRVPipeline,
+        output: inout FileStream, progress: (Int) -> Void = { _ in }
+    ) throws(RecordingError) -> (layout: RRRecording.Layout, unit: RRUnit) {
+        writer?.writeHeader(to: &output)
+        var piece = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count: Int
+            do { count = try input.read(into: &piece) } catch {
+                throw RecordingError(source: input.path, line: nil, problem: "cannot read: \(error.reason)", hint: "check the file")
+            }
+            guard count > 0 else { break }
+            try piece.withUnsafeBufferPointer { (bytes) throws(RecordingError) in
+                try reader.consume(UnsafeBufferPointer(rebasing: bytes[..<count])) { interval in
+                    pipeline.append(interval) { observe($0, to: &output) }
+                }
+            }
+            progress(input.position)
+        }
+        let format = try reader.finish { interval in pipeline.append(interval) { observe($0, to: &output) } }
+        finish(through: &pipeline, output: &output)
+        return format
+    }
+
+    private mutating func finish(through pipeline: inout HRVPipeline, output: inout FileStream) {
         pipeline.finish { observe($0, to: &output) }
         judge.finish()
     }
@@ -20,10 +57,5 @@ public struct RecordingAnalysis {
     private mutating func observe(_ update: HRVUpdate, to output: inout FileStream) {
         let assessment = judge.judge(update)
         writer?.write(update, assessment, to: &output)
-    }
-
-    public init(judge: BeatJudge, writer: SeriesWriter? = nil) {
-        self.judge = judge
-        self.writer = writer
     }
 }

@@ -19,23 +19,74 @@ public struct FileOpenError: Error, CustomStringConvertible {
     public var description: String { "\(path): cannot \(action): \(reason)" }
 }
 
-/// Whole-file input from a path or `-` (standard input).
-public enum InputFile {
-    public static func read(_ path: String) throws(FileOpenError) -> [UInt8] {
+/// Input from a path or `-` (standard input), read whole or piece by piece.
+public final class InputFile {
+    public let path: String
+    /// Bytes in the file when it is a regular file (not a pipe or terminal).
+    public let size: Int?
+    private let descriptor: Int32
+    /// Bytes handed out so far.
+    public private(set) var position = 0
+    /// Bytes `peek` read that `read` has not handed out yet.
+    private var peeked: [UInt8] = []
+
+    public init(opening path: String) throws(FileOpenError) {
         let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileOpenError(path: path, .current) }
-        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        var info = stat()
+        self.path = path
+        self.descriptor = descriptor
+        size = fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : nil
+    }
+
+    deinit {
+        if descriptor != STDIN_FILENO { close(descriptor) }
+    }
+
+    /// The first bytes of what `read` will hand out next (up to `count`), without consuming them:
+    /// to tell a format by its start, also on a pipe.
+    public func peek(_ count: Int) throws(FileOpenError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        while peeked.count < count {
+            let got = try readDescriptor(into: &buffer, upTo: count - peeked.count)
+            guard got > 0 else { break }
+            peeked += buffer[..<got]
+        }
+        return peeked
+    }
+
+    /// The next piece of up to `buffer.count` bytes into `buffer`; its length, 0 at the end.
+    public func read(into buffer: inout [UInt8]) throws(FileOpenError) -> Int {
+        if !peeked.isEmpty {
+            let count = min(peeked.count, buffer.count)
+            buffer.replaceSubrange(0..<count, with: peeked[..<count])
+            peeked.removeFirst(count)
+            position += count
+            return count
+        }
+        let count = try readDescriptor(into: &buffer, upTo: buffer.count)
+        position += count
+        return count
+    }
+
+    private func readDescriptor(into buffer: inout [UInt8], upTo limit: Int) throws(FileOpenError) -> Int {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, min(limit, $0.count)) }
+            if count >= 0 { return count }
+            guard errno == EINTR else { throw FileOpenError(path: path, .current) }
+        }
+    }
+
+    /// The rest of the input.
+    public func readToEnd() throws(FileOpenError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileOpenError(path: path, .current)
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
+        while case let count = try read(into: &chunk), count > 0 { bytes.append(contentsOf: chunk[0..<count]) }
         return bytes
+    }
+
+    /// The whole input at once.
+    public static func read(_ path: String) throws(FileOpenError) -> [UInt8] {
+        try InputFile(opening: path).readToEnd()
     }
 }

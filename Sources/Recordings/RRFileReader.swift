@@ -22,111 +22,24 @@ public enum RRFileReader {
     public static func read(
         _ bytes: [UInt8], source: String, unit: RRUnit = .ms, column: RRColumn? = nil
     ) throws(RecordingError) -> RRRecording {
-        // Unsafe bytes keep bounds checks and reference counting out of the per-line loop.
-        try bytes.withUnsafeBufferPointer { (buffer) throws(RecordingError) in
-            try read(buffer[...], source: source, unit: unit, column: column)
-        }
-    }
-
-    private typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
-
-    private static func read(_ bytes: Bytes, source: String, unit: RRUnit, column chosen: RRColumn?) throws(RecordingError) -> RRRecording {
+        var reader = RRStreamReader(source: source, unit: unit, column: column)
         var intervals: [RRInterval] = []
         intervals.reserveCapacity(bytes.count / 4)
-        var layout: RRRecording.Layout?
-        var isCSV = false
-        var column = 0
-        var fieldCount = 1
-        var header: (line: Int, names: [String]) = (0, [])
-        var delimiter = UInt8(ascii: ",")
-        var effectiveUnit = unit
-
-        var total: Int64 = 0
-        var lineNumber = 0
-        var lineStart = bytes.startIndex
-        while lineStart < bytes.endIndex {
-            lineNumber += 1
-            var lineEnd = lineStart
-            while lineEnd < bytes.endIndex, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-            defer { lineStart = lineEnd + 1 }
-            var line = bytes[lineStart..<lineEnd]
-            if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }  // UTF-8 BOM
-            line = trimmed(line)
-            if line.isEmpty || line.first == UInt8(ascii: "#") { continue }
-
-            if layout == nil {
-                if let found = [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t")].first(where: line.contains) {
-                    delimiter = found
-                }
-                if line.contains(where: isLetter) && !looksNumeric(line) {
-                    let names = split(line, on: delimiter).map { String(decoding: unquoted($0), as: UTF8.self) }
-                    let (index, namedUnit) = try headerColumn(names, chosen: chosen, source: source, line: lineNumber)
-                    column = index
-                    fieldCount = names.count
-                    header = (lineNumber, names)
-                    if let namedUnit { effectiveUnit = namedUnit }
-                    layout = .csv(column: names[index])
-                    isCSV = true
-                    continue
-                }
-                switch chosen {
-                case .named(let name)?:
-                    throw RecordingError(
-                        source: source, line: lineNumber, problem: "--column \(name): the file has no header line to find it in",
-                        hint: "choose the column by its position instead, e.g. --column 2")
-                case .position(let position)? where position > 1 || line.contains(delimiter):
-                    fieldCount = split(line, on: delimiter).count
-                    guard position <= fieldCount else {
-                        throw RecordingError(
-                            source: source, line: lineNumber, problem: "--column \(position): the first line has \(fieldCount) \(fieldCount == 1 ? "field" : "fields")",
-                            hint: "choose a column from 1 to \(fieldCount)")
-                    }
-                    column = position - 1
-                    layout = .csv(column: "\(position)")
-                    isCSV = true
-                case .position?, nil:
-                    layout = .list
-                    fieldCount = 1
-                }
-            }
-
-            let token: Bytes
-            if isCSV {
-                let fields = split(line, on: delimiter)
-                guard fields.count == fieldCount else {
-                    let found = fields.map { String(decoding: unquoted($0), as: UTF8.self) }
-                    let separator = delimiter == UInt8(ascii: "\t") ? "tabs" : "'\(Character(Unicode.Scalar(delimiter)))'"
-                    let expected = header.line > 0
-                        ? "where the header on line \(header.line) has \(fieldCount) (\(header.names.joined(separator: ", ")))"
-                        : "where the first line has \(fieldCount)"
-                    throw RecordingError(
-                        source: source, line: lineNumber,
-                        problem: "\(found.count) \(found.count == 1 ? "field" : "fields") (\(found.joined(separator: ", "))) " + expected,
-                        hint: "every row needs one value per column, separated by \(separator)")
-                }
-                token = unquoted(fields[column])
-            } else {
-                token = line
-            }
-            let value = try interval(token, unit: effectiveUnit, decimalComma: isCSV && delimiter != UInt8(ascii: ","), source: source, line: lineNumber)
-            total += value.microticks
-            guard total <= longestRecording else {
-                throw RecordingError(source: source, line: lineNumber, problem: "the recording is longer than a year",
-                                     hint: "split it into shorter files")
-            }
-            intervals.append(value)
+        try bytes.withUnsafeBufferPointer { (buffer) throws(RecordingError) in
+            try reader.consume(buffer) { intervals.append($0) }
         }
-
-        guard !intervals.isEmpty else {
-            throw RecordingError(source: source, line: nil, problem: "no RR intervals found",
-                                 hint: "expected one RR interval in milliseconds per line, or CSV with an rr column")
-        }
-        try checkUnit(intervals, unit: effectiveUnit, source: source)
-        return RRRecording(intervals: intervals, layout: layout ?? .list, unit: effectiveUnit)
+        let format = try reader.finish { intervals.append($0) }
+        return RRRecording(intervals: intervals, layout: format.layout, unit: format.unit)
     }
 
+    typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+
+    /// How many intervals the unit is judged on before any is handed on: enough for a stable
+    /// median, few enough to hold while streaming.
+    public static let unitSample = 1_000
+
     /// The column the header names (or the one chosen), and the unit its name states.
-    private static func headerColumn(
+    static func headerColumn(
         _ names: [String], chosen: RRColumn?, source: String, line: Int
     ) throws(RecordingError) -> (index: Int, unit: RRUnit?) {
         let found = "found: " + names.map { "'\($0)'" }.joined(separator: ", ")
@@ -155,7 +68,7 @@ public enum RRFileReader {
         }
     }
 
-    private static func interval(
+    static func interval(
         _ token: Bytes, unit: RRUnit, decimalComma: Bool, source: String, line: Int
     ) throws(RecordingError) -> RRInterval {
         let outcome: DecimalParser.Outcome
@@ -187,7 +100,7 @@ public enum RRFileReader {
         }
     }
 
-    private static func checkUnit(_ intervals: [RRInterval], unit: RRUnit, source: String) throws(RecordingError) {
+    static func checkUnit(_ intervals: [RRInterval], unit: RRUnit, source: String) throws(RecordingError) {
         // The median is outside the range exactly when more than half the values are on one side.
         let below = intervals.count { $0 < plausibleMedian.lowerBound }
         let above = intervals.count { $0 > plausibleMedian.upperBound }
@@ -203,34 +116,34 @@ public enum RRFileReader {
             hint: hint)
     }
 
-    private static func formatted(_ value: Double) -> String {
+    static func formatted(_ value: Double) -> String {
         value < 10 ? String(Double(Int((value * 1000).rounded())) / 1000) : String(Int(value.rounded()))
     }
 
     // MARK: byte helpers
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
+    static func isSpace(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
     }
 
-    private static func isLetter(_ byte: UInt8) -> Bool {
+    static func isLetter(_ byte: UInt8) -> Bool {
         (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
     }
 
     /// A number written with an exponent (`8.12e+02`) has a letter but is no header.
-    private static func looksNumeric(_ line: Bytes) -> Bool {
+    static func looksNumeric(_ line: Bytes) -> Bool {
         if case .value = DecimalParser.parse(line, scale: 1) { return true }
         return false
     }
 
-    private static func trimmed(_ bytes: Bytes) -> Bytes {
+    static func trimmed(_ bytes: Bytes) -> Bytes {
         var slice = bytes
         while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
         while let last = slice.last, isSpace(last) { slice = slice.dropLast() }
         return slice
     }
 
-    private static func unquoted(_ field: Bytes) -> Bytes {
+    static func unquoted(_ field: Bytes) -> Bytes {
         let field = trimmed(field)
         if field.count >= 2, field.first == UInt8(ascii: "\""), field.last == UInt8(ascii: "\"") {
             return trimmed(field.dropFirst().dropLast())
@@ -238,7 +151,7 @@ public enum RRFileReader {
         return field
     }
 
-    private static func split(_ line: Bytes, on delimiter: UInt8) -> [Bytes] {
+    static func split(_ line: Bytes, on delimiter: UInt8) -> [Bytes] {
         line.split(separator: delimiter, omittingEmptySubsequences: false)
     }
 }

@@ -82,11 +82,17 @@ struct Analyze: ParsableCommand {
     }
 
     func run() throws {
-        let bytes: [UInt8]
-        do { bytes = try InputFile.read(file) } catch { throw badInput(error) }
-        if Self.isSessionFile(bytes) { return try replay(bytes) }
-        let recording: RRRecording
-        do { recording = try input.read(bytes, source: file) } catch { throw badInput(error) }
+        let source: InputFile
+        let start: [UInt8]
+        do {
+            source = try InputFile(opening: file)
+            start = try source.peek(64)
+        } catch {
+            throw badInput(error)
+        }
+        if Self.isSessionFile(start) {
+            do { return try replay(source.readToEnd()) } catch let error as FileOpenError { throw badInput(error) }
+        }
         let settings = try config.load()
         var pipeline = HRVPipeline(configuration: pipelineConfiguration(settings.pipeline))
         var analysis = RecordingAnalysis(
@@ -95,9 +101,20 @@ struct Analyze: ParsableCommand {
                 effects: exercises.map { ExerciseEffect(start: $0.start, end: $0.end) }),
             writer: series ? SeriesWriter(format: format, step: step) : nil)
         var output = FileStream.standardOutput
-        analysis.run(recording.intervals, through: &pipeline, output: &output)
+        // The file streams through in pieces: memory stays the same whatever its size.
+        var reader = RRStreamReader(source: file, unit: input.unit, column: input.column)
+        var progress = ProgressLine("reading \(file)", total: source.size)
+        let layout: (layout: RRRecording.Layout, unit: RRUnit)
+        do {
+            layout = try analysis.run(reading: source, with: &reader, through: &pipeline, output: &output) { progress.update($0) }
+            progress.finish()
+        } catch {
+            progress.finish()
+            output.flush()
+            throw badInput(error)
+        }
         if !series {
-            let summary = AnalysisSummary(source: file, recording: recording, pipeline: pipeline, judge: analysis.judge)
+            let summary = AnalysisSummary(source: file, layout: layout.layout, unit: layout.unit, pipeline: pipeline, judge: analysis.judge)
             output.write(summary.rendered(as: format))
         }
         output.flush()

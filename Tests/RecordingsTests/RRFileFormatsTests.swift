@@ -100,3 +100,59 @@ import Testing
         #expect(RRColumn(argument: "") == nil)
     }
 }
+
+/// Read in pieces, a file gives what it gives read whole: the same intervals and the same errors,
+/// wherever the pieces cut its lines.
+@Suite struct RRStreamReaderTests {
+    static func streamed(_ text: String, pieces: Int, unit: RRUnit = .ms) -> Result<[RRInterval], RecordingError> {
+        var reader = RRStreamReader(source: "export.txt", unit: unit)
+        var intervals: [RRInterval] = []
+        let bytes = Array(text.utf8)
+        let size = max(1, bytes.count / pieces)
+        do throws(RecordingError) {
+            for start in stride(from: 0, to: bytes.count, by: size) {
+                try Array(bytes[start..<min(start + size, bytes.count)]).withUnsafeBufferPointer { (piece) throws(RecordingError) in
+                    try reader.consume(piece) { intervals.append($0) }
+                }
+            }
+            _ = try reader.finish { intervals.append($0) }
+            return .success(intervals)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static func whole(_ text: String, unit: RRUnit = .ms) -> Result<[RRInterval], RecordingError> {
+        Result { () throws(RecordingError) in try RRFileReader.read(Array(text.utf8), source: "export.txt", unit: unit).intervals }
+    }
+
+    @Test(arguments: [1, 2, 3, 7, 50, 10_000])
+    func piecesGiveWhatTheWholeGives(pieces: Int) throws {
+        let values = (0..<2_500).map { 700 + ($0 * 37) % 300 }
+        let texts = [
+            "\u{FEFF}# export\r\n" + values.map(String.init).joined(separator: "\r\n"),
+            "Phone timestamp;RR-interval [ms]\n" + values.map { "2022-11-23T12:00:00.000;\($0),5" }.joined(separator: "\n") + "\n",
+            "rr\n" + values.map(String.init).joined(separator: "\n") + "\n800,1\n",
+            values.map { String(Double($0) / 1000) }.joined(separator: "\n"),
+            "",
+        ]
+        for text in texts {
+            let streamed = Self.streamed(text, pieces: pieces)
+            #expect("\(streamed)" == "\(Self.whole(text))", "\(text.prefix(40))")
+        }
+        #expect(try Self.streamed(texts[0], pieces: pieces).get().count == values.count)
+    }
+
+    /// Nothing in a wrong unit is handed on: the first intervals wait for the unit's judgement.
+    @Test func nothingIsHandedOnBeforeTheUnitIsJudged() throws {
+        var reader = RRStreamReader(source: "seconds.txt")
+        var handed = 0
+        let seconds = Array(String(repeating: "0.8\n", count: RRFileReader.unitSample - 1).utf8)
+        try seconds.withUnsafeBufferPointer { (piece) throws(RecordingError) in try reader.consume(piece) { _ in handed += 1 } }
+        #expect(handed == 0)
+        #expect(throws: RecordingError.self) {
+            try Array("0.8\n".utf8).withUnsafeBufferPointer { (piece) throws(RecordingError) in try reader.consume(piece) { _ in handed += 1 } }
+        }
+        #expect(handed == 0)
+    }
+}

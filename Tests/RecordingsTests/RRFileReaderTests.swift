@@ -142,8 +142,11 @@ extension DecimalParser {
         #expect(hour.line == 2)
         // 9 × 10^12 ms would overflow the timeline after two values.
         #expect(RRFileReaderTests().error("9000000000000\n")?.line == 1)
-        let year = String(repeating: "3600000\n", count: 8_785)  // 366 days and one hour
-        #expect(RRFileReaderTests().error(year)?.problem == "the recording is longer than a year")
+        // 366 days and one hour, after enough heartbeats for the unit to be judged ms.
+        let year = String(repeating: "800\n", count: RRFileReader.unitSample) + String(repeating: "3600000\n", count: 8_785)
+        let tooLong = RRFileReaderTests().error(year)
+        #expect(tooLong?.problem == "the recording is longer than a year")
+        #expect(tooLong?.line == RRFileReader.unitSample + 8_784)
     }
 
     /// Arbitrary bytes (biased towards digits, separators and newlines) read or fail with a line

@@ -1,0 +1,169 @@
+import HRV
+
+/// Reads an RR recording in pieces of any size, in constant memory: bytes in, intervals out as
+/// their lines complete. `RRFileReader.read` is this reader given the whole file at once, so a
+/// file gives the same intervals and the same errors however it is read.
+///
+/// The unit is judged on the first `RRFileReader.unitSample` intervals (their median must be a
+/// heartbeat's), which are held back until then: nothing reaches the caller in a wrong unit.
+public struct RRStreamReader {
+    public let source: String
+    private let chosen: RRColumn?
+    private var unit: RRUnit
+
+    private var layout: RRRecording.Layout?
+    private var isCSV = false
+    private var column = 0
+    private var fieldCount = 1
+    private var header: (line: Int, names: [String]) = (0, [])
+    private var delimiter = UInt8(ascii: ",")
+
+    private var lineNumber = 0
+    private var total: Int64 = 0
+    /// The start of a line the previous piece cut off.
+    private var carry: [UInt8] = []
+    /// Intervals read before the unit was judged.
+    private var held: [RRInterval] = []
+    private var unitJudged = false
+    public private(set) var count = 0
+
+    /// - Parameters:
+    ///   - unit: the unit of a list file or of a column whose name states none.
+    ///   - column: the RR column, when the header names none the reader recognises, or the file
+    ///     has several columns and no header.
+    public init(source: String, unit: RRUnit = .ms, column: RRColumn? = nil) {
+        self.source = source
+        self.unit = unit
+        chosen = column
+        held.reserveCapacity(RRFileReader.unitSample)
+    }
+
+    /// The next piece of the file; `emit` gets every interval its complete lines hold.
+    public mutating func consume(_ piece: UnsafeBufferPointer<UInt8>, emit: (RRInterval) -> Void) throws(RecordingError) {
+        var lineStart = 0
+        while let newline = piece[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
+            if carry.isEmpty {
+                try take(piece[lineStart..<newline], emit: emit)
+            } else {
+                carry.append(contentsOf: piece[lineStart..<newline])
+                let line = carry
+                carry.removeAll(keepingCapacity: true)
+                try line.withUnsafeBufferPointer { (line) throws(RecordingError) in try take(line[...], emit: emit) }
+            }
+            lineStart = newline + 1
+        }
+        carry.append(contentsOf: piece[lineStart...])
+    }
+
+    /// The end of the file: its last line, the unit judged if it was not yet, and what was read.
+    public mutating func finish(emit: (RRInterval) -> Void) throws(RecordingError) -> (layout: RRRecording.Layout, unit: RRUnit) {
+        if !carry.isEmpty {
+            let line = carry
+            carry = []
+            try line.withUnsafeBufferPointer { (line) throws(RecordingError) in try take(line[...], emit: emit) }
+        }
+        guard count > 0 else {
+            throw RecordingError(source: source, line: nil, problem: "no RR intervals found",
+                                 hint: "expected one RR interval in milliseconds per line, or CSV with an rr column")
+        }
+        if !unitJudged { try release(emit: emit) }
+        return (layout ?? .list, unit)
+    }
+
+    private mutating func take(_ text: RRFileReader.Bytes, emit: (RRInterval) -> Void) throws(RecordingError) {
+        guard let value = try interval(on: text) else { return }
+        count += 1
+        if unitJudged {
+            emit(value)
+        } else {
+            held.append(value)
+            if held.count == RRFileReader.unitSample { try release(emit: emit) }
+        }
+    }
+
+    private mutating func release(emit: (RRInterval) -> Void) throws(RecordingError) {
+        try RRFileReader.checkUnit(held, unit: unit, source: source)
+        unitJudged = true
+        held.forEach(emit)
+        held = []
+    }
+
+    /// The interval on one line; nil for blank lines, comments and the header.
+    private mutating func interval(on text: RRFileReader.Bytes) throws(RecordingError) -> RRInterval? {
+        lineNumber += 1
+        var line = text
+        if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }  // UTF-8 BOM
+        line = RRFileReader.trimmed(line)
+        if line.isEmpty || line.first == UInt8(ascii: "#") { return nil }
+        if layout == nil, try readLayout(line) { return nil }
+
+        let token: RRFileReader.Bytes
+        if isCSV {
+            let fields = RRFileReader.split(line, on: delimiter)
+            guard fields.count == fieldCount else { throw fieldCountError(fields) }
+            token = RRFileReader.unquoted(fields[column])
+        } else {
+            token = line
+        }
+        let value = try RRFileReader.interval(
+            token, unit: unit, decimalComma: isCSV && delimiter != UInt8(ascii: ","), source: source, line: lineNumber)
+        total += value.microticks
+        guard total <= RRFileReader.longestRecording else {
+            throw RecordingError(source: source, line: lineNumber, problem: "the recording is longer than a year",
+                                 hint: "split it into shorter files")
+        }
+        return value
+    }
+
+    /// Learns the layout from the first line that is not blank or a comment; true when that line
+    /// is a header.
+    private mutating func readLayout(_ line: RRFileReader.Bytes) throws(RecordingError) -> Bool {
+        if let found = [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t")].first(where: line.contains) {
+            delimiter = found
+        }
+        if line.contains(where: RRFileReader.isLetter) && !RRFileReader.looksNumeric(line) {
+            let names = RRFileReader.split(line, on: delimiter).map { String(decoding: RRFileReader.unquoted($0), as: UTF8.self) }
+            let (index, namedUnit) = try RRFileReader.headerColumn(names, chosen: chosen, source: source, line: lineNumber)
+            column = index
+            fieldCount = names.count
+            header = (lineNumber, names)
+            if let namedUnit { unit = namedUnit }
+            layout = .csv(column: names[index])
+            isCSV = true
+            return true
+        }
+        switch chosen {
+        case .named(let name)?:
+            throw RecordingError(
+                source: source, line: lineNumber, problem: "--column \(name): the file has no header line to find it in",
+                hint: "choose the column by its position instead, e.g. --column 2")
+        case .position(let position)? where position > 1 || line.contains(delimiter):
+            fieldCount = RRFileReader.split(line, on: delimiter).count
+            guard position <= fieldCount else {
+                throw RecordingError(
+                    source: source, line: lineNumber,
+                    problem: "--column \(position): the first line has \(fieldCount) \(fieldCount == 1 ? "field" : "fields")",
+                    hint: "choose a column from 1 to \(fieldCount)")
+            }
+            column = position - 1
+            layout = .csv(column: "\(position)")
+            isCSV = true
+        case .position?, nil:
+            layout = .list
+            fieldCount = 1
+        }
+        return false
+    }
+
+    private func fieldCountError(_ fields: [RRFileReader.Bytes]) -> RecordingError {
+        let found = fields.map { String(decoding: RRFileReader.unquoted($0), as: UTF8.self) }
+        let separator = delimiter == UInt8(ascii: "\t") ? "tabs" : "'\(Character(Unicode.Scalar(delimiter)))'"
+        let expected = header.line > 0
+            ? "where the header on line \(header.line) has \(fieldCount) (\(header.names.joined(separator: ", ")))"
+            : "where the first line has \(fieldCount)"
+        return RecordingError(
+            source: source, line: lineNumber,
+            problem: "\(found.count) \(found.count == 1 ? "field" : "fields") (\(found.joined(separator: ", "))) " + expected,
+            hint: "every row needs one value per column, separated by \(separator)")
+    }
+}
