@@ -3,8 +3,11 @@
 # wall time of the whole process (startup, file reading, pipeline, JSON output) with and without
 # artifact correction, and its peak resident memory. Prints a markdown table.
 #
-#     scripts/bench-analyze.sh            # RUNS=20 SCENARIO=day SEED=1 by default
+#     scripts/bench-analyze.sh            # RUNS=20 SCENARIO=day SEED=1 BIG_MB=200 by default
 #     HYPERFINE=0 scripts/bench-analyze.sh   # force the bash-loop timer
+#     BIG_MB=0 scripts/bench-analyze.sh      # skip the large file
+#
+# Then, once, a BIG_MB file (the day repeated) for the peak memory of streaming a large input.
 #
 # Uses hyperfine when present (installed from Debian when running as root), else a bash loop
 # timed with `date +%s%N`. Peak RSS comes from GNU time (`/usr/bin/time -v`, Debian `time`).
@@ -12,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 runs=${RUNS:-20}
+big_mb=${BIG_MB:-200}
 scenario=${SCENARIO:-day}
 seed=${SEED:-1}
 
@@ -122,6 +126,19 @@ for mode in correction no-correction; do
     count=$(instructions "$hrvmon" "${args[@]}")
     rows+=("| $label | $beats | $mean | $min | $max | $rss | $count |")
 done
+
+if [ "$big_mb" -gt 0 ]; then
+    : >"$tmp/big.txt"
+    while [ "$(stat -c %s "$tmp/big.txt")" -lt $((big_mb << 20)) ]; do cat "$tmp/day.txt" >>"$tmp/big.txt"; done
+    size_mb=$(($(stat -c %s "$tmp/big.txt") >> 20))
+    log "one run on a $size_mb MB file"
+    start=$(date +%s%N)
+    rss=$(peak_rss "$hrvmon" analyze "$tmp/big.txt" --format json)
+    seconds=$(awk -v ns=$(($(date +%s%N) - start)) 'BEGIN { printf "%.1f", ns / 1e9 }')
+    "$hrvmon" analyze "$tmp/big.txt" --format json </dev/null >"$tmp/out.json"
+    beats=$(grep -o '"beats":[0-9]*' "$tmp/out.json" | head -n 1 | cut -d: -f2)
+    rows+=("| analyze --format json, a $size_mb MB file (streamed) | $beats | $seconds s (1 run) | | | $rss | |")
+fi
 
 tool=$([ "$have_hyperfine" = true ] && echo "hyperfine" || echo "bash loop")
 echo "hrvmon analyze, $input_beats beats (simulate --scenario $scenario --seed $seed), $runs runs, $tool"

@@ -3,7 +3,8 @@
 # analyse the bundled recordings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+# Only what building needs: the demo runs no tests, no fakes, no browser.
+scripts/install-deps.sh build
 swift build -c release --product hrvmon
 hrvmon=.build/release/hrvmon
 

@@ -145,6 +145,24 @@ import Testing
 
     /// The committed manual page (`make man`) names every command, subcommand and option the
     /// binary has: a new one without `make man` fails here.
+    /// The quick start's demo command installs what building needs and nothing the tests use;
+    /// the test command installs both.
+    @Test func theDemoInstallsOnlyWhatBuildingNeeds() throws {
+        let build = try Self.run("/bin/bash", ["scripts/install-deps.sh", "--list", "build"])
+        let all = try Self.run("/bin/bash", ["scripts/install-deps.sh", "--list"])
+        #expect(build.status == 0 && all.status == 0)
+        let buildPackages = Set(build.text.split(whereSeparator: \.isWhitespace).map(String.init))
+        let allPackages = Set(all.text.split(whereSeparator: \.isWhitespace).map(String.init))
+        #expect(buildPackages == ["pkg-config", "libdbus-1-dev", "libbluetooth-dev"])
+        #expect(allPackages.isSuperset(of: buildPackages.union(["chromium", "tmux", "dbus-daemon", "python3-dbus"])))
+        let demo = try String(contentsOfFile: Self.repository + "/scripts/demo.sh", encoding: .utf8)
+        let installs = demo.split(separator: "\n").filter { $0.hasPrefix("scripts/install-deps.sh") }
+        #expect(installs == ["scripts/install-deps.sh build"])
+        let test = try String(contentsOfFile: Self.repository + "/scripts/test.sh", encoding: .utf8)
+        #expect(test.split(separator: "\n").contains("scripts/install-deps.sh"))
+        #expect(test.contains("swift test --skip-build --disable-xctest"), "no empty XCTest run after the real one")
+    }
+
     @Test func manualPageNamesEveryCommandAndOption() throws {
         let dump = try Hrvmon.run(["--experimental-dump-help"])
         let root = try #require((try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])?["command"] as? [String: Any])
