@@ -15,7 +15,7 @@ extension DashboardState {
         if mode == .help {
             body = helpLines
         } else {
-            body = fit(sections(width: width), rows: size.rows - 2)
+            body = fit(sections(width: width), rows: size.rows - 2, width: width)
         }
         body = Array(body.prefix(max(0, size.rows - 2)))
         body += repeatElement(StyledLine(), count: max(0, size.rows - 2 - body.count))
@@ -33,7 +33,18 @@ extension DashboardState {
         var compact: [StyledLine]?
     }
 
+    /// The sections, each line folded to the width: a narrow terminal gets more, shorter lines
+    /// rather than cut ones.
     private func sections(width: Int) -> [Section] {
+        unfoldedSections(width: width).map { section in
+            var section = section
+            section.lines = section.lines.flatMap { $0.folded(width: width) }
+            section.compact = section.compact?.flatMap { $0.folded(width: width) }
+            return section
+        }
+    }
+
+    private func unfoldedSections(width: Int) -> [Section] {
         var sections = [
             Section(priority: 0, lines: [metricsLine]),
             Section(priority: 0, lines: [stateLine]),
@@ -52,7 +63,7 @@ extension DashboardState {
 
     /// Drops sections from the least important until the rest fits, then gives the rows left to
     /// the newest events.
-    private func fit(_ sections: [Section], rows: Int) -> [StyledLine] {
+    private func fit(_ sections: [Section], rows: Int, width: Int) -> [StyledLine] {
         var kept = sections
         // Keep one row for the newest event while anything else can go.
         let reserve = rows > 4 ? 1 : 0
@@ -67,24 +78,39 @@ extension DashboardState {
             }
         }
         var lines = kept.flatMap(\.lines)
-        let room = rows - lines.count
-        if room > 0 {
-            lines += log.suffix(room).map { event in
-                var line = StyledLine("  " + WallClock.timeOfDay(event.time) + "  ", .faint)
-                line.append(event.text)
-                return line
+        // The newest events that fit, oldest first, each folded to the width.
+        var events: [[StyledLine]] = []
+        var room = rows - lines.count
+        for event in log.reversed() {
+            var line = StyledLine("  " + WallClock.timeOfDay(event.time) + "  ", .faint)
+            line.append(event.text)
+            let folded = line.folded(width: width, indent: 12)
+            guard folded.count <= room else {
+                // The newest event shows its beginning rather than nothing.
+                if events.isEmpty, room > 0 { events.append(Array(folded.prefix(room))) }
+                break
             }
+            events.append(folded)
+            room -= folded.count
         }
+        lines += events.reversed().flatMap { $0 }
         return lines
     }
 
     // MARK: Lines
 
+    /// The title, the sensor and the link's state on the left, the session's clock on the right;
+    /// on a narrow terminal the parts on the left go, the link's first, before the clock is cut.
     private func titleBar(width: Int) -> StyledLine {
-        var left = " hrvmon " + configuration.title
-        if let sensor = sensorName ?? sensorAddress { left += "  ·  " + sensor }
-        if let link { left += "  ·  " + link.stateText }
         let right = (summary == nil ? "" : "ended  ") + Formatting.clock(sessionSeconds) + " "
+        var parts = [" hrvmon " + configuration.title]
+        if let sensor = sensorName ?? sensorAddress { parts.append(sensor) }
+        if let link { parts.append(link.stateText) }
+        var left = parts.joined(separator: "  ·  ")
+        while parts.count > 1, left.count + 1 + right.count > width {
+            parts.removeLast()
+            left = parts.joined(separator: "  ·  ")
+        }
         let gap = max(1, width - left.count - right.count)
         return StyledLine(left + String(repeating: " ", count: gap) + right, .banner)
     }

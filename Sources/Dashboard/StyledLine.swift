@@ -78,6 +78,59 @@ public struct StyledLine {
         return lines
     }
 
+    /// The line in lines of at most `width` characters, broken where its fields are: at runs of
+    /// two or more spaces (`HR 68 bpm   RMSSD 32.7 ms`), or, for a field longer than a line,
+    /// between its words. Continuations start with `indent` spaces. A line that fits is itself.
+    public func folded(width: Int, indent: Int = 4) -> [StyledLine] {
+        guard count > width, width > indent + 8 else { return [self] }
+        let characters = parts.flatMap { part in part.text.map { ($0, part.style) } }
+        // Fields: (start, end) of the text between separators, in `characters`.
+        var fields: [Range<Int>] = []
+        var index = 0
+        while index < characters.count {
+            while index < characters.count, characters[index].0 == " " { index += 1 }
+            let start = index
+            while index < characters.count,
+                !(characters[index].0 == " " && (index + 1 == characters.count || characters[index + 1].0 == " "))
+            {
+                index += 1
+            }
+            if index > start { fields.append(start..<index) }
+        }
+        // A field too long for a line is split at its single spaces.
+        let room = width - indent
+        fields = fields.flatMap { field -> [Range<Int>] in
+            guard field.count > room else { return [field] }
+            var pieces: [Range<Int>] = []
+            var start = field.lowerBound
+            while field.upperBound - start > room {
+                let limit = start + room
+                let space = (start..<limit).last { characters[$0].0 == " " } ?? limit
+                pieces.append(start..<space)
+                start = space < limit ? space + 1 : limit
+            }
+            pieces.append(start..<field.upperBound)
+            return pieces
+        }
+        let leading = characters.prefix { $0.0 == " " }.count
+        var lines: [StyledLine] = []
+        var line = StyledLine(String(repeating: " ", count: leading))
+        var previousEnd: Int?
+        for field in fields {
+            let separator = previousEnd.map { characters[$0..<field.lowerBound] } ?? []
+            if previousEnd != nil, line.count + separator.count + field.count > width {
+                lines.append(line)
+                line = StyledLine(String(repeating: " ", count: indent))
+            } else {
+                for (character, style) in separator { line.append(String(character), style) }
+            }
+            for (character, style) in characters[field] { line.append(String(character), style) }
+            previousEnd = field.upperBound
+        }
+        lines.append(line)
+        return lines
+    }
+
     /// Cut to `width` characters; with `colors`, each styled part between its escapes.
     public func rendered(width: Int, colors: Bool) -> String {
         prefix(width).rendered(colors: colors)

@@ -157,6 +157,44 @@ import Testing
         #expect(small.last == " b breathe  n note  ? help  q quit")
     }
 
+    /// At 40 columns nothing is cut off: lines too long for the width fold at their fields, so
+    /// every number, the rest band, the signal and the newest event can still be read in full.
+    @Test func fortyColumnsFoldRatherThanCut() throws {
+        let state = try Self.replay(until: 300).state
+        let narrow = state.render(size: TerminalSize(rows: 24, columns: 40), colors: false)
+        let wide = state.render(size: TerminalSize(rows: 40, columns: 200), colors: false)
+        #expect(narrow.allSatisfy { $0.count <= 40 })
+        let screen = narrow.joined(separator: "\n")
+        for field in ["HR ", "RMSSD ", "SDNN ", "ln RMSSD ", "pNN50 ", "rest band ", "battery 87 %", "corrected "] {
+            #expect(screen.contains(field), "\(field) missing at 40 columns:\n\(screen)")
+        }
+        // Every number of the wide screen's first line is on the narrow screen too, whole.
+        let metrics = try #require(wide.first { $0.hasPrefix("  HR ") })
+        let tokens = Set(screen.split(whereSeparator: \.isWhitespace))
+        for value in metrics.split(separator: " ") where Double(value) != nil {
+            #expect(tokens.contains(value), "\(value) cut at 40 columns")
+        }
+        #expect(narrow[0].hasSuffix("5:00 "), "the clock stays when the title's other parts go: \(narrow[0])")
+        #expect(narrow.last == " b breathe  n note  ? help  q quit")
+    }
+
+    @Test func foldingBreaksAtFieldsAndKeepsStyles() {
+        var line = StyledLine("  HR ")
+        line.append("68", .strong)
+        line.append(" bpm   RMSSD ")
+        line.append("32.7", .strong)
+        line.append(" ms   SDNN 55.3 ms")
+        let folded = line.folded(width: 24)
+        #expect(folded.map { $0.rendered(colors: false) } == ["  HR 68 bpm   RMSSD 32.7", "    ms   SDNN 55.3 ms"] || folded.map { $0.rendered(colors: false) } == ["  HR 68 bpm", "    RMSSD 32.7 ms", "    SDNN 55.3 ms"])
+        #expect(folded.allSatisfy { $0.count <= 24 })
+        #expect(folded.flatMap(\.parts).contains { $0.text == "32.7" && $0.style == .strong })
+        #expect(line.folded(width: 80).map { $0.rendered(colors: false) } == [line.rendered(colors: false)], "a line that fits is itself")
+        let words = StyledLine("  12:00:00  demo: 3 min 00 s of mental stress (simulated heart rate 80 bpm)").folded(width: 30, indent: 12)
+        #expect(words.allSatisfy { $0.count <= 30 })
+        #expect(words.flatMap { $0.rendered(colors: false).split(separator: " ") }.joined(separator: " ")
+            == "12:00:00 demo: 3 min 00 s of mental stress (simulated heart rate 80 bpm)", "no word lost or cut")
+    }
+
     @Test func helpScreen() throws {
         var state = try Self.replay(until: 100).state
         #expect(state.press(.character("?")) == nil)
