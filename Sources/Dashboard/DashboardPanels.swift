@@ -24,7 +24,8 @@ extension DashboardState {
         }
         if let effect { panels.append((box("Effect of the exercise", .good, effectLines(effect), inner), [StyledLine("  " + effect.summary, .good)])) }
         if let summary {
-            var lines = [StyledLine(SessionText.summary(summary))]
+            var lines = StyledLine.wrap(SessionText.summary(summary), width: inner).map { StyledLine($0) }
+            for effect in SessionText.effects(summary) { lines += StyledLine.wrap(effect, width: inner).map { StyledLine($0, .good) } }
             if configuration.acceptsKeys { lines.append(StyledLine("Press q to quit.", .faint)) }
             panels.append((box("Session over", .strong, lines, inner), [StyledLine("  session over: " + SessionText.summary(summary), .strong)]))
         }

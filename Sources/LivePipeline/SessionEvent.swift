@@ -21,7 +21,7 @@ public enum SensorFact: Equatable {
 }
 
 /// The end-of-session totals every output reports.
-public struct SessionSummary {
+public struct SessionSummary: Sendable {
     public var time: Double
     /// Wall-clock (monotonic) length of the session.
     public var seconds: Double
@@ -31,11 +31,14 @@ public struct SessionSummary {
     /// The baseline stress was judged against: the personal one, or what the session calibrated.
     public var baseline: Baseline?
     public var stressSeconds: Double
-    public var exercises: Int
+    /// Every breathing exercise of the session with its measured effect.
+    public var effects: [ExerciseEffect]
+
+    public var exercises: Int { effects.count }
 
     public init(
         time: Double, seconds: Double, beats: Int, malformed: Int, metrics: TimeDomainMetrics?, baseline: Baseline?,
-        stressSeconds: Double, exercises: Int
+        stressSeconds: Double, effects: [ExerciseEffect]
     ) {
         self.time = time
         self.seconds = seconds
@@ -44,7 +47,7 @@ public struct SessionSummary {
         self.metrics = metrics
         self.baseline = baseline
         self.stressSeconds = stressSeconds
-        self.exercises = exercises
+        self.effects = effects
     }
 }
 

@@ -70,7 +70,7 @@ public final class SessionRun {
             time: time, seconds: seconds, beats: session.recording.rawBeats, malformed: session.malformedPackets,
             metrics: session.recording.metrics, baseline: session.judge.detector.baseline,
             stressSeconds: session.judge.episodes.stressSeconds,
-            exercises: session.judge.effects.count)
+            effects: session.judge.effects)
         for output in outputs { output.finish(summary) }
     }
 }

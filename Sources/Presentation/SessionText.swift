@@ -36,17 +36,36 @@ public enum SessionText {
         }
     }
 
+    /// The totals, and the session's RMSSD and heart rate: `600 beats, 0 malformed notifications
+    /// in 10:00 · RMSSD 38.2 ms · HR 61 bpm`.
     public static func summary(_ summary: SessionSummary) -> String {
-        "\(Formatting.count(summary.beats, "beat")), \(Formatting.count(summary.malformed, "malformed notification")) in \(Formatting.duration(summary.seconds))"
+        var text = "\(Formatting.count(summary.beats, "beat")), \(Formatting.count(summary.malformed, "malformed notification")) in \(Formatting.duration(summary.seconds))"
+        if let metrics = summary.metrics {
+            text += " · RMSSD \(number(metrics.rmssd, 1)) ms · HR \(number(metrics.meanHR, 0)) bpm"
+        }
+        return text
+    }
+
+    /// Each exercise's effect as before → after: `breathing 6:00–8:00: RMSSD 20.1 → 45.3 ms, HR 80
+    /// → 63 bpm (the minute before → the two minutes after)`.
+    public static func effects(_ summary: SessionSummary) -> [String] {
+        summary.effects.map { effect in
+            "breathing \(Formatting.clock(effect.start))–\(Formatting.clock(effect.end)): "
+                + "RMSSD \(number(effect.before.rmssd, 1)) → \(number(effect.after.rmssd, 1)) ms, "
+                + "HR \(number(effect.before.meanHR, 0)) → \(number(effect.after.meanHR, 0)) bpm "
+                + "(the minute before → the two minutes after)"
+        }
     }
 
     private static func number(_ value: Double?, _ digits: Int) -> String {
         value.map { Formatting.fixed($0, digits: digits) } ?? "–"
     }
 
-    /// The summary as the last text line: the time of day, then the totals.
+    /// The summary as the last text lines: the time of day and the totals, then each exercise's
+    /// effect, indented.
     public static func summaryLine(_ summary: SessionSummary) -> String {
-        WallClock.timeOfDay(summary.time) + "  " + Self.summary(summary)
+        ([WallClock.timeOfDay(summary.time) + "  " + Self.summary(summary)] + effects(summary).map { "          " + $0 })
+            .joined(separator: "\n")
     }
 }
 

@@ -148,7 +148,13 @@ import Testing
         #expect(stress < suggestion && suggestion < breathing)
         #expect(events.contains { $0.hasPrefix("resonance breathing started at 5:58") }, "the demo takes the exercise at the breathing segment")
         #expect(events.contains { $0.hasPrefix("exercise effect: before RMSSD ") })
-        #expect(lines.last?.hasPrefix("648 beats, 0 malformed notifications in 10 min 00 s") == true)
+        // The summary: totals with the session's RMSSD and HR (analyze's numbers for the same RR),
+        // then the exercise's effect before → after.
+        let summary = try #require(lines.dropLast().last)
+        #expect(summary.hasPrefix("648 beats, 0 malformed notifications in 10 min 00 s · RMSSD 43.7 ms · HR 65 bpm"), "\(summary)")
+        let effect = try #require(lines.last).trimmingCharacters(in: .whitespaces)
+        #expect(effect.hasPrefix("breathing 5:58–7:59: RMSSD 2"), "\(effect)")
+        #expect(effect.contains(" → ") && effect.hasSuffix("(the minute before → the two minutes after)"))
         #expect(result.stderr.isEmpty)
     }
 
