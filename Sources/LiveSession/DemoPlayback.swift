@@ -61,4 +61,14 @@ public struct DemoPlayback {
         }
         return "demo: \(Formatting.duration(segment.duration)) of \(what) (simulated heart rate \(Formatting.fixed(segment.heartRate, digits: 0)) bpm, RMSSD \(Formatting.fixed(segment.rmssd, digits: 0)) ms)"
     }
+
+    /// The user's `b`: starts or stops their own exercise. The exercise the demo took itself runs
+    /// to the end of its breathing segment, as the demo plays it; `b` then says so instead.
+    public func toggleByUser(on run: SessionRun, at time: Double) {
+        if tookExercise, run.session.isExercising {
+            run.report(.notice("the demo's breathing exercise ends with its breathing segment: breathe along with the pacer"), at: time)
+            return
+        }
+        run.toggleExercise(run.session.judge.coach.pattern.name, at: time)
+    }
 }

@@ -60,10 +60,9 @@ struct Demo: ParsableCommand {
 
         let loop = EventLoop()
         let start = WallClock.now()
-        let started = EventLoop.now()
-        let speed = speed
-        // Session time runs `speed` times faster than the wall; every event is stamped with it.
-        let clock = { start + (EventLoop.now() - started) * speed }
+        // Session time runs `speed` times faster than the wall, and at real time while a breathing
+        // exercise runs; every event is stamped with it.
+        let clock = DemoClock(start: start, speed: speed, now: EventLoop.now)
         let stop = { loop.stop() }
         Interruption.watch(on: loop, stop)
         let title = "demo ×" + Formatting.fixed(speed, digits: speed == speed.rounded() ? 0 : 1)
@@ -72,15 +71,18 @@ struct Demo: ParsableCommand {
             start: start, source: "demo", deviceName: DemoPlayback.strapName, deviceAddress: DemoPlayback.strapAddress, baseline: nil, settings: settings)
         let host = try startingSession {
             try LiveSessionHost(
-                header, record: log != nil, at: log, display: display.display, title: title, loop: loop, clock: clock, stop: stop)
+                header, record: log != nil, at: log, display: display.display, title: title, loop: loop, clock: { clock.time }, stop: stop)
         }
         let run = host.run
+        // Only the dashboard has a pacer to breathe with; lines keep the demo's speed throughout.
+        if host.dashboard != nil { run.add(clock) }
         DemoPlayback.announce(on: run, at: start)
 
         var next = 0
         var playback = DemoPlayback()
+        var pending: EventLoop.Timer?
         func play() {
-            while next < timeline.steps.count, started + timeline.steps[next].seconds / speed <= EventLoop.now() {
+            while next < timeline.steps.count, start + timeline.steps[next].seconds <= clock.time {
                 let step = timeline.steps[next]
                 let time = start + step.seconds
                 next += 1
@@ -88,11 +90,22 @@ struct Demo: ParsableCommand {
                 // On a terminal with keys the dashboard stays until q; otherwise the demo is over.
                 if host.dashboard?.acceptsKeys == true { run.finish(at: time, seconds: time - start) } else { loop.stop() }
             }
-            if next < timeline.steps.count { loop.schedule(at: started + timeline.steps[next].seconds / speed, play) }
+            scheduleNext()
+        }
+        func scheduleNext() {
+            pending?.cancel()
+            pending = next < timeline.steps.count ? loop.schedule(at: clock.wallTime(of: start + timeline.steps[next].seconds), play) : nil
+        }
+        clock.onPaceChange = scheduleNext
+        if let dashboard = host.dashboard {
+            let perform = dashboard.perform
+            dashboard.perform = { command in
+                if case .toggleExercise = command { playback.toggleByUser(on: run, at: clock.time) } else { perform(command) }
+            }
         }
         play()
         host.runUntilStopped {
-            let time = min(clock(), start + (timeline.steps.last?.seconds ?? 0))
+            let time = min(clock.time, start + (timeline.steps.last?.seconds ?? 0))
             return (time, time - start)
         }
     }

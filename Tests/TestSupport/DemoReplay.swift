@@ -66,6 +66,11 @@ public final class DemoReplay {
         }
     }
 
+    /// The dashboard's `b` in `hrvmon demo`.
+    public func pressB(at seconds: Double) {
+        playback.toggleByUser(on: run, at: Self.start + seconds)
+    }
+
     /// Starts the exercise as the dashboard's `b` does.
     public func startExercise(at seconds: Double) {
         run.toggleExercise(run.session.judge.coach.pattern.name, at: Self.start + seconds)

@@ -61,6 +61,30 @@ import Testing
         #expect(terminal.screen.contains(" beats, 0 malformed notifications in "))
     }
 
+    /// During the exercise the demo takes itself, session time runs at real time, so the pacer
+    /// can be breathed with, and b does not stop that exercise; before and after, the demo is fast.
+    @Test func theDemosExerciseRunsAtRealTime() throws {
+        let terminal = try TmuxTerminal(width: 100, height: 32)
+        defer { terminal.close() }
+        try terminal.type(try Self.command("demo --speed 60"))
+        func clock(_ screen: String) -> Int? {
+            guard let title = screen.split(separator: "\n").first, let last = title.split(separator: " ").last else { return nil }
+            let parts = last.split(separator: ":").compactMap { Int($0) }
+            return parts.count == 2 ? parts[0] * 60 + parts[1] : nil
+        }
+        #expect(terminal.wait(timeout: 30) { $0.contains("┌─ resonance breathing") }, "\(terminal.screen)")
+        let first = try #require(clock(terminal.screen))
+        #expect((360...370).contains(first), "the demo takes the exercise at 6:00: \(first)")
+        Thread.sleep(forTimeInterval: 3)
+        let second = try #require(clock(terminal.screen))
+        #expect((2...5).contains(second - first), "3 s of breathing take about 3 s of session, not 180: \(first) → \(second)")
+        try terminal.key("b")
+        #expect(terminal.wait { $0.contains("the demo's breathing exercise ends with its breathing segment") }, "\(terminal.screen)")
+        #expect(terminal.screen.contains("┌─ resonance breathing"), "b left the demo's exercise running")
+        try terminal.key("q")
+        #expect(terminal.wait { $0.contains("EXIT=0") }, "\(terminal.screen)")
+    }
+
     /// Once the session is over the dashboard stays until q, but the session takes no more notes:
     /// `hrvmon note` says none is running rather than losing the note.
     @Test func noNotesAfterTheEnd() throws {
