@@ -124,7 +124,9 @@ let package = Package(
         .testTarget(name: "DashboardTests", dependencies: ["Platform", "HRV", "LivePipeline", "Dashboard", "TestSupport"]),
         .testTarget(name: "ReportTests", dependencies: ["Platform", "Settings", "SessionLog", "Report", "TestSupport"]),
         .testTarget(name: "DoctorTests", dependencies: ["Platform", "DBus", "BlueZ", "BluetoothHCI", "Doctor", "TestSupport"]),
-        .testTarget(name: "LiveSessionTests", dependencies: ["Platform", "HeartRateProtocol", "Simulation", "LiveSession", "TestSupport"]),
+        .testTarget(
+            name: "LiveSessionTests",
+            dependencies: ["Platform", "HeartRateProtocol", "HRV", "Simulation", "LivePipeline", "SessionLog", "LiveSession", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks", "TestSupport"]),
         // The commands end to end: the built binary run as a user runs it, against the fakes. It
         // depends on the executable so that `swift build --build-tests` builds it.
