@@ -253,6 +253,11 @@ public final class FakeBluetooth: @unchecked Sendable {
     public func range(_ inRange: Bool, device: String = FakeBluetooth.polar) throws {
         try run("range \(device) \(inRange ? "on" : "off")")
     }
+    /// Out of range, and in the same instant another client's Connect goes out: it is pending
+    /// before hrvmon can have heard of the loss, so hrvmon's own Connect meets it.
+    public func outOfRangeWhileAnotherConnects(_ device: String = FakeBluetooth.polar) throws {
+        try run("range \(device) off connect")
+    }
     public func power(_ on: Bool, adapter: String = "hci0") throws { try run("power \(adapter) \(on ? "on" : "off")") }
     /// ServicesResolved false, then true again; `refresh`: the GATT objects (and every
     /// notification session) are dropped and exported anew, as after a Service Changed.
@@ -263,7 +268,6 @@ public final class FakeBluetooth: @unchecked Sendable {
     public func plug(_ plugged: Bool, adapter: String = "hci0") throws { try run("adapter \(adapter) \(plugged ? "add" : "remove")") }
     public func rfkill(blocked: Bool, adapter: String = "hci0") throws { try run("rfkill \(adapter) \(blocked ? "block" : "unblock")") }
     /// Another client starts connecting the device.
-    public func connectByAnother(_ device: String = FakeBluetooth.polar) throws { try run("connect \(device)") }
     public func state(_ device: String = FakeBluetooth.polar) throws -> [String: Any] { try run("state \(device)") }
     /// The next call of `method` (e.g. "StartNotify") fails with this D-Bus error.
     public func fail(_ method: String, with error: String, message: String? = nil) throws {

@@ -181,8 +181,7 @@ import Testing
         // Out of range, and someone else's Connect is pending: ours is refused with
         // "Operation already in progress" until that one connects.
         #expect(stream.waitUntilSent(40))
-        try fake.range(false)
-        try fake.connectByAnother()
+        try fake.outOfRangeWhileAnotherConnects()
         #expect(monitor.next { ($0["detail"] as? String)?.contains("Operation already in progress") == true } != nil)
         try fake.range(true)
         // Connection-parameter failures (0x3b, le-connection-abort-by-local): the link keeps

@@ -1923,13 +1923,18 @@ class Fake:
             return {'dropped': d.link_down('link loss')}
         if cmd == 'range':
             d = self.device_arg(args[0])
-            if args[1] not in ('on', 'off'):
-                raise ValueError('range ADDRESS on|off')
+            if args[1] not in ('on', 'off') or args[2:] not in ([], ['connect']):
+                raise ValueError('range ADDRESS on|off [connect]')
             d.in_range = args[1] == 'on'
             if d.in_range:
                 d.range_changed()
                 return {}
-            return {'dropped': d.link_down('out of range')}
+            dropped = d.link_down('out of range')
+            if args[2:] == ['connect']:
+                # Another client's Connect, made in the same instant the link drops: it is pending
+                # before any client can have heard of the loss.
+                d.connect_call(lambda: None, lambda e: None)
+            return {'dropped': dropped}
         if cmd == 'remove':
             d = self.device_arg(args[0])
             existed = d.obj is not None
