@@ -69,7 +69,7 @@ let package = Package(
             dependencies: ["Platform", "HRV", "Recordings", "Settings", "LivePipeline", "SessionLog", "Presentation", "UserData"]),
         // The live terminal dashboard: state, rendering, keys, the breathing pacer bar.
         .target(
-            name: "Dashboard", dependencies: ["Platform", "HeartRateProtocol", "HRV", "LivePipeline", "SessionLog", "Presentation"]),
+            name: "Dashboard", dependencies: ["Platform", "HeartRateProtocol", "HRV", "LivePipeline", "Presentation"]),
         // The HTML report of one session or of days: pages, SVG charts.
         .target(name: "Report", dependencies: ["Platform", "HRV", "Settings", "SessionLog", "Presentation", numerics]),
         // `hrvmon doctor`'s checks of the whole chain: kernel, bus, bluetoothd, adapter, rfkill,
@@ -92,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "hrvmon",
             dependencies: [
-                "Platform", "HeartRateProtocol", "HRV", "Simulation", "Recordings", "Settings", "LivePipeline", "SessionLog",
+                "Platform", "HRV", "Simulation", "Recordings", "Settings", "SessionLog",
                 "Presentation", "UserData", "Analysis", "DBus", "BlueZ", "BluetoothHCI", "Dashboard", "Report", "Doctor",
                 "LiveSession", argumentParser, numerics,
             ]),
@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "HRVTests", dependencies: ["HRV", "Simulation", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "RecordingsTests", dependencies: ["HRV", "Simulation", "Recordings"]),
-        .testTarget(name: "SettingsTests", dependencies: ["HRV", "Settings", "TestSupport"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
         .testTarget(name: "LivePipelineTests", dependencies: ["HRV", "LivePipeline", "TestSupport"]),
         .testTarget(name: "SessionLogTests", dependencies: ["HRV", "SessionLog"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
@@ -120,13 +120,13 @@ let package = Package(
         .testTarget(name: "PresentationTests", dependencies: ["Presentation"]),
         .testTarget(name: "UserDataTests", dependencies: ["Platform", "SessionLog", "UserData"]),
         .testTarget(
-            name: "AnalysisTests", dependencies: ["Platform", "HRV", "Recordings", "SessionLog", "Presentation", "Analysis", "TestSupport"]),
-        .testTarget(name: "DashboardTests", dependencies: ["Platform", "HRV", "LivePipeline", "Dashboard", "TestSupport"]),
-        .testTarget(name: "ReportTests", dependencies: ["Platform", "Settings", "SessionLog", "Report", "TestSupport"]),
-        .testTarget(name: "DoctorTests", dependencies: ["Platform", "DBus", "BlueZ", "BluetoothHCI", "Doctor", "TestSupport"]),
+            name: "AnalysisTests", dependencies: ["Platform", "HRV", "Recordings", "SessionLog", "Analysis", "TestSupport"]),
+        .testTarget(name: "DashboardTests", dependencies: ["Platform", "HRV", "Dashboard", "TestSupport"]),
+        .testTarget(name: "ReportTests", dependencies: ["Platform", "SessionLog", "Report", "TestSupport"]),
+        .testTarget(name: "DoctorTests", dependencies: ["Platform", "DBus", "BlueZ", "BluetoothHCI", "Doctor"]),
         .testTarget(
             name: "LiveSessionTests",
-            dependencies: ["Platform", "HeartRateProtocol", "HRV", "Simulation", "LivePipeline", "SessionLog", "LiveSession", "TestSupport"]),
+            dependencies: ["HeartRateProtocol", "HRV", "Simulation", "LivePipeline", "SessionLog", "LiveSession", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks", "TestSupport"]),
         // The commands end to end: the built binary run as a user runs it, against the fakes. It
         // depends on the executable so that `swift build --build-tests` builds it.

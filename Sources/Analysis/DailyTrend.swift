@@ -1,5 +1,4 @@
 import HRV
-import Platform
 import SessionLog
 
 /// One calendar day of `hrvmon history`: its resting values against the personal normal range of

@@ -1,5 +1,4 @@
 import Analysis
-import HRV
 import Platform
 import Recordings
 import SessionLog

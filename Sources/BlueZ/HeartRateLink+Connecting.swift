@@ -1,5 +1,4 @@
 import DBus
-import LivePipeline
 import Platform
 
 /// Finding and connecting the sensor, and when to try again.

@@ -1,6 +1,3 @@
-import DBus
-import LivePipeline
-import Platform
 
 /// What the sensor tells about itself: where it is worn, its battery.
 extension HeartRateLink {

@@ -1,5 +1,4 @@
 import DBus
-import LivePipeline
 import Platform
 
 /// Subscribing to 0x2A37 (StartNotify or AcquireNotify) and delivering notifications.

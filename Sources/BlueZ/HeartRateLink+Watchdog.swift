@@ -1,5 +1,3 @@
-import DBus
-import LivePipeline
 import Platform
 
 /// A subscription that goes silent: re-subscribe once, then reconnect.

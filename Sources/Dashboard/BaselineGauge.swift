@@ -1,4 +1,3 @@
-import HRV
 
 /// ln RMSSD on a scale around the resting baseline: the resting band (±1 SD), the stress
 /// threshold, and where the latest window lies.

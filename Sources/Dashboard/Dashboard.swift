@@ -1,7 +1,6 @@
 import LivePipeline
 import Platform
 import Presentation
-import SessionLog
 
 /// The live dashboard on the terminal: a session output that keeps a `DashboardState` and draws
 /// it whenever something changed, once per turn of the event loop. It redraws on events, on keys,

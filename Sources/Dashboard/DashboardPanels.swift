@@ -1,5 +1,4 @@
 import HRV
-import LivePipeline
 import Presentation
 
 /// The dashboard's boxed panels — the stress prompt, the pacer, the finished exercise and its

@@ -1,5 +1,4 @@
 import HRV
-import LivePipeline
 import Platform
 import Presentation
 

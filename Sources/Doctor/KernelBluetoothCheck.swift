@@ -1,4 +1,3 @@
-import BluetoothHCI
 import Platform
 
 /// Does the kernel offer Bluetooth to this process? Judged from how socket(AF_BLUETOOTH) fails.

@@ -1,4 +1,3 @@
-import HRV
 import LivePipeline
 import Presentation
 import Simulation
@@ -36,10 +35,10 @@ public struct DemoPlayback {
         case .segment(let segment):
             run.report(.notice(Self.describe(segment)), at: time)
         case .startExercise where !run.session.isExercising:
-            run.toggleExercise(run.session.judge.coach.pattern.name, at: time)
+            run.toggleExercise(at: time)
             tookExercise = true
         case .stopExercise where tookExercise:
-            if run.session.isExercising { run.toggleExercise(run.session.judge.coach.pattern.name, at: time) }
+            if run.session.isExercising { run.toggleExercise(at: time) }
             tookExercise = false
         case .startExercise, .stopExercise:
             break
@@ -69,6 +68,6 @@ public struct DemoPlayback {
             run.report(.notice("the demo's breathing exercise ends with its breathing segment: breathe along with the pacer"), at: time)
             return
         }
-        run.toggleExercise(run.session.judge.coach.pattern.name, at: time)
+        run.toggleExercise(at: time)
     }
 }

@@ -1,4 +1,3 @@
-import DBus
 import Dashboard
 import HRV
 import LivePipeline

@@ -1,5 +1,3 @@
-import HRV
-import HeartRateProtocol
 import LivePipeline
 import Platform
 import Presentation

@@ -1,4 +1,3 @@
-import HRV
 import LivePipeline
 import Platform
 import SessionLog

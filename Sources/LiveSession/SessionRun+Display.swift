@@ -33,7 +33,7 @@ extension SessionRun {
         let dashboard = Dashboard(configuration: configuration, loop: loop, clock: clock, colors: colors, bell: settings.breathing.bell)
         dashboard.perform = { [unowned self] command in
             switch command {
-            case .toggleExercise: toggleExercise(pattern.name, at: clock())
+            case .toggleExercise: toggleExercise(at: clock())
             case .saveNote(let text): report(.note(text), at: clock())
             case .quit: stop()
             case .redrawAll: break

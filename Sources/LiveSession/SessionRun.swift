@@ -1,5 +1,3 @@
-import DBus
-import HRV
 import LivePipeline
 import Platform
 import SessionLog
@@ -36,11 +34,12 @@ public final class SessionRun {
     }
 
     /// Starts a breathing exercise, or stops the one under way.
-    public func toggleExercise(_ pattern: String, at time: Double) {
+    /// Starts the configured breathing exercise, or stops the one running.
+    public func toggleExercise(at time: Double) {
         if session.isExercising {
             session.stopExercise(at: time) { report(.live($0), at: time) }
         } else {
-            session.startExercise(pattern, at: time) { report(.live($0), at: time) }
+            session.startExercise(session.judge.coach.pattern.name, at: time) { report(.live($0), at: time) }
         }
     }
 

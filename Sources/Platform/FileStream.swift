@@ -9,6 +9,7 @@ public struct FileStream {
     public private(set) var failure: Errno?
 
     public static var standardOutput: FileStream { FileStream(descriptor: STDOUT_FILENO) }
+    public static var standardError: FileStream { FileStream(descriptor: STDERR_FILENO) }
 
     public init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -56,7 +57,7 @@ public struct FileStream {
     /// One message on standard error, written at once; whatever it quotes from outside is shown,
     /// not obeyed.
     public static func printError(_ text: String) {
-        var stream = FileStream(descriptor: STDERR_FILENO)
+        var stream = standardError
         let safe = TerminalText.escaped(text)
         stream.write(safe.hasSuffix("\n") ? safe : safe + "\n")
         stream.flush()

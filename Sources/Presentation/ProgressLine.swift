@@ -13,7 +13,7 @@ public struct ProgressLine {
     private let total: Int
     private let isShown: Bool
     private var lastShown = 0.0
-    private var output = FileStream(descriptor: Terminal.Stream.error.rawValue)
+    private var output = FileStream.standardError
 
     /// `total`: the bytes there will be (nil: unknown, and nothing is shown).
     public init(_ label: String, total: Int?) {

@@ -1,5 +1,4 @@
 import Foundation
-import HRV
 import Presentation
 import RealModule
 

@@ -1,5 +1,4 @@
 import Foundation
-import HRV
 import Platform
 import Presentation
 import RealModule

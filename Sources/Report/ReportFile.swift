@@ -17,7 +17,7 @@ public enum ReportFile {
 
     public static func write(_ text: String, to path: String) throws(Failure) {
         let bytes = Array(text.utf8)
-        let failure = path == "-" ? bytes.withUnsafeBytes { FileStream.writeAll($0, to: Terminal.Stream.output.rawValue) } : AtomicFile.write(bytes, to: path)
+        let failure = path == "-" ? bytes.withUnsafeBytes { FileStream.writeAll($0, to: FileStream.standardOutput.descriptor) } : AtomicFile.write(bytes, to: path)
         if let failure { throw Failure(path: path == "-" ? "standard output" : path, reason: failure.description) }
     }
 }

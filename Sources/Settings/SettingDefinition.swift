@@ -1,4 +1,3 @@
-import HRV
 
 /// One key of the configuration file: its name, documentation, allowed values, and where it goes.
 public struct SettingDefinition: Sendable {

@@ -1,4 +1,3 @@
-import HRV
 
 /// The configuration file: `key = value` lines, `#` comments, blank lines ignored; keys from
 /// `SettingDefinition.all`. Anything else is an error naming the line, the key and what is allowed.

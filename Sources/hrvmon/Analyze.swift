@@ -1,7 +1,6 @@
 import Analysis
 import ArgumentParser
 import HRV
-import LivePipeline
 import Platform
 import Presentation
 import Recordings
@@ -166,7 +165,7 @@ extension Analyze {
     /// The personal baseline when chosen and available; nil means calibrate on the session.
     func personalBaseline(_ settings: Settings) throws -> Baseline? {
         guard baseline != .session else { return nil }
-        let personal = try badInputOnFailure { () throws(DataDirectory.Failure) in try DataDirectory.personalBaseline(settings) }
+        let personal = try badInputOnFailure { try DataDirectory.personalBaseline(settings) }
         if baseline == .personal && personal == nil {
             throw badInput(ValidationError(
                 "--baseline personal: not enough resting data yet (see `hrvmon baseline`); use --baseline session"))

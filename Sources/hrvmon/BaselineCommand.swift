@@ -6,7 +6,6 @@ import Presentation
 import RealModule
 import Recordings
 import SessionLog
-import Settings
 import UserData
 
 struct BaselineCommand: ParsableCommand {

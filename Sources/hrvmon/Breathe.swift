@@ -3,7 +3,6 @@ import Dashboard
 import HRV
 import Platform
 import Presentation
-import Settings
 
 struct Breathe: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,13 +1,8 @@
 import ArgumentParser
-import BlueZ
-import DBus
-import HRV
-import LivePipeline
 import LiveSession
 import Platform
 import Presentation
 import SessionLog
-import Settings
 import Simulation
 
 struct Demo: ParsableCommand {

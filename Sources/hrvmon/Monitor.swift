@@ -1,14 +1,9 @@
 import ArgumentParser
 import BlueZ
-import DBus
-import HRV
-import HeartRateProtocol
-import LivePipeline
 import LiveSession
 import Platform
 import Presentation
 import SessionLog
-import Settings
 import UserData
 
 struct Monitor: ParsableCommand {
@@ -49,7 +44,7 @@ struct Monitor: ParsableCommand {
 
     func run() throws {
         let settings = try config.load()
-        let baseline = try badInputOnFailure { () throws(DataDirectory.Failure) in try DataDirectory.personalBaseline(settings) }
+        let baseline = try badInputOnFailure { try DataDirectory.personalBaseline(settings) }
         let bus = try SystemBus()
         let query = try device ?? DataDirectory.lastSensor() ?? chooseByScanning(bus)
 

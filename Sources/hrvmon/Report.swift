@@ -3,7 +3,6 @@ import Foundation
 import Platform
 import Report
 import SessionLog
-import Settings
 import UserData
 
 struct Report: ParsableCommand {

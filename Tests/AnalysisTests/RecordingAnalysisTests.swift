@@ -2,7 +2,6 @@ import Analysis
 import Foundation
 import HRV
 import Platform
-import Presentation
 import Recordings
 import SessionLog
 import TestSupport

@@ -1,5 +1,4 @@
 import Dashboard
-import Platform
 import Testing
 
 @Suite struct DashboardKeyTests {

@@ -1,7 +1,6 @@
 import Dashboard
 import Foundation
 import HRV
-import LivePipeline
 import Platform
 import TestSupport
 import Testing

@@ -5,7 +5,6 @@ import Doctor
 import Foundation
 import Glibc
 import Platform
-import TestSupport
 import Testing
 
 /// Each doctor check judged from made-up observations: every verdict and its fix, without

@@ -1,6 +1,5 @@
 import HeartRateProtocol
 import LiveSession
-import Platform
 import Simulation
 import TestSupport
 import Testing

@@ -6,7 +6,6 @@ import TestSupport
 import FoundationXML
 #endif
 import SessionLog
-import Settings
 import Testing
 
 /// The report pages from a hand-written session file: what each chart marks, escaping, no

@@ -1,5 +1,4 @@
 import Foundation
-import HRV
 import Settings
 import TestSupport
 import Testing

@@ -73,6 +73,6 @@ public final class DemoReplay {
 
     /// Starts the exercise as the dashboard's `b` does.
     public func startExercise(at seconds: Double) {
-        run.toggleExercise(run.session.judge.coach.pattern.name, at: Self.start + seconds)
+        run.toggleExercise(at: Self.start + seconds)
     }
 }

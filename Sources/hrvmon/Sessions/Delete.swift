@@ -1,7 +1,6 @@
 import ArgumentParser
 import Platform
 import Presentation
-import SessionLog
 import UserData
 
 struct Delete: ParsableCommand {

@@ -1,6 +1,5 @@
 import Analysis
 import ArgumentParser
-import HRV
 import Platform
 import Presentation
 import SessionLog
