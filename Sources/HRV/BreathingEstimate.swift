@@ -42,11 +42,15 @@ public struct BreathingEstimate: Equatable, Sendable {
         self.spontaneousRate = spontaneousRate
     }
 
+    /// Band power below which a series is flat: far under what the strap's 1/1024 s resolution
+    /// alone leaves (~0.1 ms²), so only the rounding residue of a constant series is below it.
+    public static let minimumPower = 1e-6
+
     /// Nil when the spectrum has no power in the band (a flat series).
     public init?(spectrum: RRSpectrum) {
         let (low, high) = (Self.band.lowerBound, Self.band.upperBound)
         let total = spectrum.power(from: low, to: high)
-        guard total > 0, let dominant = spectrum.peak(from: low, to: high) else { return nil }
+        guard total > Self.minimumPower, let dominant = spectrum.peak(from: low, to: high) else { return nil }
         guard let spontaneous = spectrum.peak(from: Self.spontaneousFloor, to: high) else { return nil }
         let peakPower = spectrum.power(from: dominant - Self.peakHalfWidth, to: dominant + Self.peakHalfWidth + 1e-9)
         if dominant <= Self.slowLimit, peakPower / total >= Self.slowConcentration {

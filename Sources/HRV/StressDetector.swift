@@ -77,9 +77,6 @@ public struct StressDetector {
         public init() {}
     }
 
-    /// How often the breathing rate is read from the last minute's RR spectrum, seconds.
-    static let breathingInterval = 10.0
-
     public let configuration: Configuration
     public private(set) var baseline: Baseline?
     /// What the session's first `calibration` seconds measured, also when a personal baseline is
@@ -88,13 +85,17 @@ public struct StressDetector {
     private var calibration = CalibrationSamples()
     private var reference = RestingReference()
     private var recent = RecentBeats()
+    private var spectrum = BreathingSpectrum()
     private var posture: PostureChange
     /// Breaths per minute of the last minute, and whether that is slow paced breathing.
     private var breathingRate: Double?
     private var pacedBreathing = false
     /// The last three breathing rates (half a minute).
-    private var breathingRates: [Double] = []
-    private var nextBreathingEstimate = 0.0
+    private var breathingRates: [Double] = {
+        var rates: [Double] = []
+        rates.reserveCapacity(3)
+        return rates
+    }()
 
     private var stressCandidate: (start: Double, lastTrue: Double)?
     private var releaseStart: Double?
@@ -131,17 +132,20 @@ public struct StressDetector {
         lastTime = time
         if update.beat.followsGap {
             recent.removeAll()
+            spectrum.removeAll()
             posture.reset()
         }
-        if update.beat.isUsable { recent.append(time: time, milliseconds: update.beat.interval.milliseconds) }
+        var breathingMoved = false
+        if update.beat.isUsable {
+            let milliseconds = update.beat.interval.milliseconds
+            recent.append(milliseconds: milliseconds)
+            breathingMoved = spectrum.append(time: time, milliseconds: milliseconds)
+        }
         let window = update.rmssdWindow
         let usable = sensorContact && window.isFilled && window.correctedShare <= configuration.maximumCorrectedShare
         let lnRMSSD = usable ? window.statistics.rmssd.flatMap { $0 > 0 ? Double.log($0) : nil } : nil
         let heartRate = usable ? window.statistics.meanHR : nil
-        if time >= nextBreathingEstimate {
-            readBreathing(restingLnRMSSD: referenceLevel?.lnRMSSD ?? lnRMSSD)
-            nextBreathingEstimate = time + Self.breathingInterval
-        }
+        if breathingMoved { readBreathing(restingLnRMSSD: referenceLevel?.lnRMSSD ?? lnRMSSD) }
 
         if sessionBaseline == nil {
             if let lnRMSSD, let heartRate {
@@ -201,7 +205,9 @@ public struct StressDetector {
             heartRateAboveRest: aboveRest, breathingRate: breathingRate)
         let wasOpen = openStress != nil
         // The median of the last half minute's estimates: speech makes single ones jump.
-        let breathesFaster = breathingRates.count == 3 && reference.breathingRate.map { breathingRates.sorted()[1] - $0 >= configuration.fasterBreathing } == true
+        let breathesFaster = medianBreathingRate.flatMap { median in
+            reference.breathingRate.map { median - $0 >= configuration.fasterBreathing }
+        } == true
         judged.state = trackStress(
             time: time, z: z, aboveRest: aboveRest, breathesFaster: breathesFaster,
             level: level, reason: reason, emit: emit)
@@ -225,14 +231,22 @@ public struct StressDetector {
     /// is at least as strong as the resting beat-to-beat variation (RMSSD²); a weaker one is a
     /// Mayer wave, and the breathing rate is then the spontaneous (HF-side) peak.
     private mutating func readBreathing(restingLnRMSSD: Double?) {
-        guard let estimate = recent.breathing else {
+        guard let estimate = spectrum.estimate() else {
             (breathingRate, pacedBreathing) = (nil, false)
             return
         }
         pacedBreathing = estimate.isSlow && restingLnRMSSD.map { estimate.peakPower >= Double.exp(2 * $0) } == true
         let rate = pacedBreathing ? estimate.rate : estimate.spontaneousRate
         breathingRate = rate
-        breathingRates = Array((breathingRates + [rate]).suffix(3))
+        if breathingRates.count == 3 { breathingRates.removeFirst() }
+        breathingRates.append(rate)
+    }
+
+    /// The median of the last three breathing rates; nil before there are three.
+    private var medianBreathingRate: Double? {
+        guard breathingRates.count == 3 else { return nil }
+        let (a, b, c) = (breathingRates[0], breathingRates[1], breathingRates[2])
+        return max(min(a, b), min(max(a, b), c))
     }
 
     // MARK: activity and recovery

@@ -1,5 +1,5 @@
 import Foundation
-import HRV
+@testable import HRV
 import Simulation
 import Testing
 
@@ -18,8 +18,11 @@ struct BreathingEstimateTests {
         return (times, intervals)
     }
 
+    /// The estimate the detector reads after these beats: the last full minute's.
     static func estimate(_ times: [Double], _ intervals: [Double]) -> BreathingEstimate? {
-        RRSpectrum(times: times, intervals: intervals, band: BreathingEstimate.band).flatMap(BreathingEstimate.init(spectrum:))
+        var spectrum = BreathingSpectrum()
+        for (time, interval) in zip(times, intervals) { _ = spectrum.append(time: time, milliseconds: interval) }
+        return spectrum.estimate()
     }
 
     /// Against scipy.signal.periodogram (window "hann", detrend "linear", nfft 512 at 4 Hz) on the
@@ -65,8 +68,50 @@ struct BreathingEstimateTests {
     }
 
     @Test func aFlatSeriesHasNoEstimate() {
-        let (times, intervals) = Self.beats(seconds: 60) { _ in 1000 }
+        let (times, intervals) = Self.beats(seconds: 70) { _ in 1000 }
         #expect(RRSpectrum(times: times, intervals: intervals, band: BreathingEstimate.band).flatMap(BreathingEstimate.init(spectrum:)) == nil)
         #expect(RRSpectrum(times: [1], intervals: [1000], band: BreathingEstimate.band) == nil)
+        #expect(Self.estimate(times, intervals) == nil)
+    }
+
+    /// The spectrum kept beat by beat equals the plain one on the same minute of the same 2 Hz
+    /// grid, at every block of a long irregular series (RSA, Mayer waves, a drift, ectopic-like
+    /// jumps), after a gap too.
+    @Test func slidingSpectrumEqualsTheDirectOne() throws {
+        var noise = SeededGenerator(seed: 0x2A37)
+        var spectrum = BreathingSpectrum()
+        var compared = 0
+        for part in 0..<2 {
+            let (offsetTimes, intervals) = Self.beats(seconds: 400) { t in
+                let jump = Double.random(in: 0...1, using: &noise) < 0.01 ? Double.random(in: -250...250, using: &noise) : 0
+                return 850 + 0.1 * t + 40 * sin(2 * .pi * 0.23 * t) + 25 * sin(2 * .pi * 0.09 * t)
+                    + Double.random(in: -15...15, using: &noise) + jump
+            }
+            let times = offsetTimes.map { $0 + Double(part) * 1000 }
+            if part > 0 { spectrum.removeAll() }
+            let samples = try #require(RRSpectrum.resample(times: times, intervals: intervals, sampleRate: BreathingSpectrum.sampleRate))
+            var blocks = 0
+            for (time, interval) in zip(times, intervals) where spectrum.append(time: time, milliseconds: interval) {
+                blocks += 1
+                guard blocks >= BreathingSpectrum.blocksPerFrame else {
+                    let early = spectrum.currentSpectrum()
+                    #expect(early == nil)
+                    continue
+                }
+                let end = blocks * BreathingSpectrum.blockLength
+                let frame = Array(samples[(end - BreathingSpectrum.frameLength)..<end])
+                let direct = try #require(RRSpectrum(
+                    samples: frame, sampleRate: BreathingSpectrum.sampleRate, band: BreathingEstimate.band,
+                    resolution: BreathingSpectrum.resolution))
+                let current = spectrum.currentSpectrum()
+                let sliding = try #require(current)
+                #expect(sliding.frequencies == direct.frequencies)
+                let largest = direct.density.max() ?? 0
+                let worst = zip(sliding.density, direct.density).map { abs($0 - $1) }.max() ?? .infinity
+                #expect(worst <= 1e-9 * largest, "block \(blocks): \(worst) against \(largest)")
+                compared += 1
+            }
+        }
+        #expect(compared > 60)
     }
 }
