@@ -124,7 +124,8 @@ public struct RRSpectrum: Equatable, Sendable {
         return start..<end
     }
 
-    private static func removeLinearTrend(_ samples: inout [Double]) {
+    /// Removes the least-squares line over the sample index (and so the mean).
+    static func removeLinearTrend(_ samples: inout [Double]) {
         let n = Double(samples.count)
         let meanX = (n - 1) / 2
         let meanY = samples.reduce(0, +) / n
