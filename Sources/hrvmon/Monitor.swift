@@ -8,6 +8,7 @@ import UserData
 
 struct Monitor: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "monitor",
         abstract: "Monitor a heart-rate sensor live: every notification through the HRV, baseline and stress pipeline.",
         discussion: """
             Without --device: the sensor used last time, or the only one found by a scan. The link is kept \

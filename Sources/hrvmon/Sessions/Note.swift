@@ -5,6 +5,7 @@ import Platform
 
 struct Note: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "note",
         abstract: "Add a timestamped note (mood, trigger, what you are doing) to the running session.",
         discussion: "The running `hrvmon monitor` (or `demo`) writes it into its session file; `sessions` and reports show it.")
 
