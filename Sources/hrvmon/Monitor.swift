@@ -105,7 +105,7 @@ struct Monitor: ParsableCommand {
             throw badInput(ValidationError("\(sensors.count) heart-rate sensors found; choose one with --device:\n\(list)"))
         }
         FileStream.printError("\(sensors.count) heart-rate sensors found:\n\(list)\nwhich one? [1-\(sensors.count)] ")
-        guard let answer = readLine(), let choice = Int(answer.trimmingCharacters(in: .whitespaces)), sensors.indices.contains(choice - 1) else {
+        guard let answer = readLine(), let choice = Int(answer.trimming(.spaces)), sensors.indices.contains(choice - 1) else {
             throw badInput(ValidationError("no sensor chosen; pass --device ADDRESS"))
         }
         return sensors[choice - 1].address

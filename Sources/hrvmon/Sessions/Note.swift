@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import LiveSession
 import Platform
 
@@ -13,13 +12,13 @@ struct Note: ParsableCommand {
     var words: [String]
 
     func validate() throws {
-        let text = words.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = words.joined(separator: " ").trimming(.spacesAndNewlines)
         guard !text.isEmpty else { throw ValidationError("the note is empty") }
         guard text.utf8.count <= NoteInbox.limit else { throw ValidationError("the note is longer than \(NoteInbox.limit) bytes") }
     }
 
     func run() throws {
-        let text = words.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = words.joined(separator: " ").trimming(.spacesAndNewlines)
         switch NoteInbox.send(Array(text.utf8)) {
         case nil:
             print("noted")
