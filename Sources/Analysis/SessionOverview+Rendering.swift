@@ -1,4 +1,3 @@
-import Foundation
 import Platform
 import Presentation
 import SessionLog
@@ -56,7 +55,7 @@ extension SessionOverview {
     }
 
     static func csvField(_ text: String) -> String {
-        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + text.replacingStandalone("\"", with: "\"\"") + "\"" : text
     }
 
     /// The CSV columns, in the order of `csvLine`.

@@ -1,5 +1,5 @@
-import Foundation
 import LivePipeline
+import Platform
 
 /// What a key asks of the session; everything else a key does stays in the dashboard.
 public enum DashboardCommand: Equatable {
@@ -22,7 +22,7 @@ extension DashboardState {
         case (.note(let draft), .enter):
             mode = .normal
             // Trimmed as `hrvmon note` trims its words.
-            let text = draft.trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = draft.trimming(.spacesAndNewlines)
             return text.isEmpty ? nil : .saveNote(text)
         case (.note, .escape):
             mode = .normal

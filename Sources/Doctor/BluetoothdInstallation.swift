@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 
 /// Where bluetoothd is installed and which version it says it is.
@@ -20,7 +20,7 @@ public enum BluetoothdInstallation: Equatable {
 
     /// `5.66` from `5.66\n`; nil for anything that is not a dotted version number.
     public static func version(_ output: String) -> String? {
-        let line = output.split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let line = output.split(separator: "\n").first.map { $0.trimming(.spaces) } ?? ""
         let parts = line.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else { return nil }
         return line

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 
 /// A Bluetooth radio switch as the kernel's rfkill class shows it (/sys/class/rfkill/rfkillN).
@@ -23,11 +23,11 @@ extension RfkillSwitch {
     /// another radio type or unreadable states.
     public init?(name: String, type: String, soft: String, hard: String) {
         let states = ["0": false, "1": true]
-        guard type.trimmingCharacters(in: .whitespacesAndNewlines) == "bluetooth",
-              let soft = states[soft.trimmingCharacters(in: .whitespacesAndNewlines)],
-              let hard = states[hard.trimmingCharacters(in: .whitespacesAndNewlines)]
+        guard type.trimming(.spacesAndNewlines) == "bluetooth",
+              let soft = states[soft.trimming(.spacesAndNewlines)],
+              let hard = states[hard.trimming(.spacesAndNewlines)]
         else { return nil }
-        self.init(name: name.trimmingCharacters(in: .whitespacesAndNewlines), isSoftBlocked: soft, isHardBlocked: hard)
+        self.init(name: name.trimming(.spacesAndNewlines), isSoftBlocked: soft, isHardBlocked: hard)
     }
 
     /// Every Bluetooth switch in `directory`, the sysfs class directory (a test passes its own).

@@ -1,4 +1,3 @@
-import Foundation
 import Platform
 import Presentation
 import RealModule

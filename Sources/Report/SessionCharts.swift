@@ -1,4 +1,3 @@
-import Foundation
 import HRV
 import Platform
 import Presentation
@@ -115,7 +114,7 @@ public struct SessionCharts {
         for key in columns.keys.sorted() {
             let column = columns[key]!
             let count = column.kinds.values.reduce(0, +)
-            let kinds = column.kinds.keys.sorted().map { "\(column.kinds[$0]!) \($0.replacingOccurrences(of: "_", with: "-"))" }.joined(separator: ", ")
+            let kinds = column.kinds.keys.sorted().map { "\(column.kinds[$0]!) \($0.replacingStandalone("_", with: "-"))" }.joined(separator: ", ")
             let what = key % 2 == 1 ? "implausible \(count == 1 ? "value" : "values") left out" : "\(count == 1 ? "beat" : "beats") corrected"
             chart.rug(at: column.time, class: key % 2 == 1 ? "implausible" : "artifact", title: "\(WallClock.timeOfDay(column.time)): \(count) \(what) (\(kinds))")
         }

@@ -1,4 +1,3 @@
-import Foundation
 import HRV
 import Platform
 import Presentation

@@ -1,4 +1,3 @@
-import Foundation
 import HRV
 import HeartRateProtocol
 import Recordings
@@ -38,7 +37,7 @@ public enum SessionFileReader {
             let number = index + 1
             // The header and the last line (which may be torn) are always read.
             if number > 1, number < lines.count, skipped.contains(where: { line.starts(with: $0) }) { continue }
-            let object: [String: Any]
+            let object: [String: JSONValue]
             do {
                 object = try parseObject(line)
             } catch {
@@ -69,15 +68,12 @@ public enum SessionFileReader {
         var hint: String?
     }
 
-    private static func parseObject(_ line: ArraySlice<UInt8>) throws(LineError) -> [String: Any] {
-        let parsed: Any
-        do {
-            parsed = try JSONSerialization.jsonObject(with: Data(line), options: [])
-        } catch {
-            throw LineError(reason: line.isEmpty ? "empty line" : "not JSON")
+    private static func parseObject(_ line: ArraySlice<UInt8>) throws(LineError) -> [String: JSONValue] {
+        switch JSONValue.parse(line) {
+        case .object(let members)?: return members
+        case nil: throw LineError(reason: line.isEmpty ? "empty line" : "not JSON")
+        default: throw LineError(reason: "not a JSON object")
         }
-        guard let object = parsed as? [String: Any] else { throw LineError(reason: "not a JSON object") }
-        return object
     }
 
     /// Accumulates the file line by line.
@@ -87,7 +83,7 @@ public enum SessionFileReader {
         /// with the pipeline's nn and metrics lines between them).
         var packet: (number: Int, measurement: HeartRateMeasurement, time: Double)?
 
-        mutating func add(_ object: [String: Any], line: Int) throws(LineError) {
+        mutating func add(_ object: [String: JSONValue], line: Int) throws(LineError) {
             let fields = Fields(object)
             guard file != nil else {
                 guard (try? fields.string("type")) == "session", (try? fields.string("format")) == formatName else {
@@ -207,8 +203,8 @@ public enum SessionFileReader {
             var configuration = ""
             if let config = try fields.object("config") {
                 for key in config.keys.sorted() {
-                    if let values = config.raw(key) as? [Any] {
-                        for value in values { configuration += "\(key) = \(value)\n" }
+                    if case .array(let values)? = config.raw(key) {
+                        for value in values { configuration += "\(key) = \(value.description)\n" }
                     } else {
                         configuration += "\(key) = \(try config.string(key))\n"
                     }
@@ -254,23 +250,25 @@ public enum SessionFileReader {
     }
 }
 
-/// Typed access to one JSON object's fields, with errors naming the key.
+/// Typed access to one JSON object's fields, with errors naming the key. A field is read as the
+/// reader read it through JSONSerialization's values before: true and false are the numbers 1
+/// and 0, and the numbers 1 and 0 are true and false.
 private struct Fields {
-    let object: [String: Any]
+    let object: [String: JSONValue]
 
-    init(_ object: [String: Any]) { self.object = object }
+    init(_ object: [String: JSONValue]) { self.object = object }
 
-    var keys: Dictionary<String, Any>.Keys { object.keys }
+    var keys: Dictionary<String, JSONValue>.Keys { object.keys }
 
-    func raw(_ key: String) -> Any? { object[key] }
+    func raw(_ key: String) -> JSONValue? { object[key] }
 
     func string(_ key: String) throws(SessionFileReader.LineError) -> String {
-        guard let value = object[key] as? String else { throw missing(key, "text") }
+        guard case .string(let value)? = object[key] else { throw missing(key, "text") }
         return value
     }
 
     func optionalString(_ key: String) throws(SessionFileReader.LineError) -> String? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
+        if isAbsent(key) { return nil }
         return try string(key)
     }
 
@@ -280,15 +278,12 @@ private struct Fields {
     }
 
     func optionalDouble(_ key: String) throws(SessionFileReader.LineError) -> Double? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        let number: Double? = switch value {
-        case let value as Int: Double(value)
-        case let value as Double: value
-        case let value as NSNumber where !(value is Bool): value.doubleValue
-        default: nil
+        switch object[key] {
+        case nil, .null?: return nil
+        case .number(let number)?: return number.value
+        case .bool(let value)?: return value ? 1 : 0
+        default: throw missing(key, "a number")
         }
-        guard let number, number.isFinite else { throw missing(key, "a number") }
-        return number
     }
 
     func int(_ key: String) throws(SessionFileReader.LineError) -> Int {
@@ -303,14 +298,25 @@ private struct Fields {
     }
 
     func bool(_ key: String) throws(SessionFileReader.LineError) -> Bool {
-        guard let value = object[key] as? Bool else { throw missing(key, "true or false") }
-        return value
+        switch object[key] {
+        case .bool(let value)?: return value
+        case .number(let number)? where number.value == 1: return true
+        case .number(let number)? where number.value == 0: return false
+        default: throw missing(key, "true or false")
+        }
     }
 
     func object(_ key: String) throws(SessionFileReader.LineError) -> Fields? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        guard let nested = value as? [String: Any] else { throw missing(key, "an object") }
+        if isAbsent(key) { return nil }
+        guard case .object(let nested)? = object[key] else { throw missing(key, "an object") }
         return Fields(nested)
+    }
+
+    private func isAbsent(_ key: String) -> Bool {
+        switch object[key] {
+        case nil, .null?: true
+        default: false
+        }
     }
 
     private func missing(_ key: String, _ kind: String) -> SessionFileReader.LineError {

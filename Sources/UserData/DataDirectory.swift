@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HRV
 import Platform
 import SessionLog
@@ -28,7 +28,8 @@ public enum DataDirectory {
         do {
             return try JSONDecoder().decode(BaselineHistory.self, from: Data(contentsOf: URL(fileURLWithPath: file)))
         } catch {
-            throw Failure(path: file, reason: "not a readable baseline history (\(error)); move it away or run `hrvmon baseline reset`")
+            let description = (error as? CocoaError)?.foundationDescription ?? "\(error)"
+            throw Failure(path: file, reason: "not a readable baseline history (\(description)); move it away or run `hrvmon baseline reset`")
         }
     }
 
@@ -65,7 +66,7 @@ public enum DataDirectory {
     /// The address of the sensor `monitor` last streamed from, if any.
     public static func lastSensor() -> String? {
         guard let text = try? String(contentsOfFile: lastSensorFile, encoding: .utf8) else { return nil }
-        let address = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let address = text.trimming(.spacesAndNewlines)
         return address.isEmpty ? nil : address
     }
 
@@ -86,7 +87,8 @@ public enum DataDirectory {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw Failure(path: directory, reason: "cannot create the directory: \(error.localizedDescription)")
+            let description = (error as? CocoaError)?.foundationLocalizedDescription ?? "\(error)"
+            throw Failure(path: directory, reason: "cannot create the directory: \(description)")
         }
     }
 

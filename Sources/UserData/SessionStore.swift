@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Platform
 import SessionLog
 
@@ -49,7 +49,7 @@ public enum SessionStore {
     /// read. Files named otherwise are always included.
     public static func all(since day: CalendarDay? = nil) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        let first = day?.text.replacingOccurrences(of: "-", with: "") ?? ""
+        let first = day?.text.filter { $0 != "-" } ?? ""
         return names.filter { $0.hasSuffix(fileExtension) && $0 >= first }.map { directory + "/" + $0 }
             .sorted { startOrder(id(of: $0)) < startOrder(id(of: $1)) }
     }
@@ -81,7 +81,14 @@ public enum SessionStore {
     }
 
     public static func id(of path: String) -> String {
-        let name = (path as NSString).lastPathComponent
+        let name = lastComponent(of: path)
         return name.hasSuffix(fileExtension) ? String(name.dropLast(fileExtension.count)) : name
+    }
+
+    /// `a/b.jsonl` → `b.jsonl`, ignoring repeated and trailing slashes (`a//b/` → `b`): as
+    /// Foundation's `NSString.lastPathComponent` had it, which also named `//` "" (and crashed
+    /// on some paths with repeated slashes, such as `x//é`).
+    private static func lastComponent(of path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? (path == "/" ? "/" : "")
     }
 }

@@ -10,6 +10,7 @@ import UserData
 
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "analyze",
         abstract: "Analyse a recorded RR file with the same pipeline as live monitoring.",
         discussion: """
             FILE holds one RR interval per line (milliseconds unless --unit says otherwise; blank \

@@ -21,6 +21,8 @@ struct BaselineCommand: ParsableCommand {
         defaultSubcommand: Show.self)
 
     struct Show: ParsableCommand {
+        // Named by its type (the one command that is): an explicit `commandName` would make
+        // `--experimental-dump-help` start to list it as baseline's default subcommand.
         static let configuration = CommandConfiguration(abstract: "Show the baseline (the default).")
 
         @OptionGroup var config: ConfigOptions
@@ -78,6 +80,7 @@ struct BaselineCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Record a resting measurement from a recording that starts at rest (e.g. a morning reading).")
 
         @Argument(help: "RR recording, as for analyze.")
@@ -120,7 +123,7 @@ struct BaselineCommand: ParsableCommand {
     }
 
     struct Reset: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete every resting measurement.")
+        static let configuration = CommandConfiguration(commandName: "reset", abstract: "Delete every resting measurement.")
 
         @Flag(help: "Do not ask for confirmation.")
         var yes = false

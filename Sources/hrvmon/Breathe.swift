@@ -6,6 +6,7 @@ import Presentation
 
 struct Breathe: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "breathe",
         abstract: "Guided breathing in the terminal, no strap needed.",
         discussion: """
             Patterns: resonance (6 breaths a minute, inhale:exhale 4:6; --rate changes the rate), \

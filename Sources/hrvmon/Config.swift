@@ -4,6 +4,7 @@ import Settings
 
 struct Config: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "config",
         abstract: "Show every setting, its value, what it allows and what it does.",
         discussion: """
             Settings live in \(ConfigOptions.defaultPath) (or --config PATH): one `key = value` per \

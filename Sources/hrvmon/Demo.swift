@@ -7,6 +7,7 @@ import Simulation
 
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "demo",
         abstract: "See hrvmon at work without a strap: a simulated session through the live pipeline and dashboard.",
         discussion: """
             Plays the bundled scenario: 3 min of rest (the session baseline is calibrated on it), 3 min \

@@ -8,6 +8,7 @@ import UserData
 
 struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "doctor",
         abstract: "Check that this machine and user can monitor a strap, and say how to fix what is missing.",
         discussion: """
             Checks, in order: kernel Bluetooth (AF_BLUETOOTH); the kernel's adapters, up and not \

@@ -8,6 +8,7 @@ import UserData
 
 struct Monitor: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "monitor",
         abstract: "Monitor a heart-rate sensor live: every notification through the HRV, baseline and stress pipeline.",
         discussion: """
             Without --device: the sensor used last time, or the only one found by a scan. The link is kept \
@@ -104,7 +105,7 @@ struct Monitor: ParsableCommand {
             throw badInput(ValidationError("\(sensors.count) heart-rate sensors found; choose one with --device:\n\(list)"))
         }
         FileStream.printError("\(sensors.count) heart-rate sensors found:\n\(list)\nwhich one? [1-\(sensors.count)] ")
-        guard let answer = readLine(), let choice = Int(answer.trimmingCharacters(in: .whitespaces)), sensors.indices.contains(choice - 1) else {
+        guard let answer = readLine(), let choice = Int(answer.trimming(.spaces)), sensors.indices.contains(choice - 1) else {
             throw badInput(ValidationError("no sensor chosen; pass --device ADDRESS"))
         }
         return sensors[choice - 1].address

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Platform
 import Report
 import SessionLog
@@ -7,6 +6,7 @@ import UserData
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "report",
         abstract: "Write a self-contained HTML report of a session, or of the last days.",
         discussion: """
             hrvmon report SESSION: heart rate and RMSSD over the session with the resting baseline, \

@@ -6,6 +6,7 @@ import SessionLog
 
 struct Scan: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "scan",
         abstract: "List nearby heart-rate sensors (devices offering the Heart Rate service, 0x180D).")
 
     @Option(help: "Seconds to scan.")

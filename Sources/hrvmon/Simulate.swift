@@ -6,6 +6,7 @@ import Simulation
 
 struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "simulate",
         abstract: "Generate a realistic RR recording for a scenario, with its ground truth.",
         discussion: """
             SCENARIO is a preset (\(Scenario.presets.keys.sorted().joined(separator: ", "))) or a \

@@ -4,7 +4,8 @@ import Testing
 
 /// The architecture stays what docs/ARCHITECTURE.md says: its module table, Package.swift and
 /// every source file's imports name the same graph; only Platform and the C libraries' wrappers
-/// touch the C library; no source file is over 400 lines; every library has its tests.
+/// touch the C library; nothing imports Foundation; no source file is over 400 lines; every
+/// library has its tests.
 @Suite struct ArchitectureTests {
     /// A target of Package.swift and the package modules it depends on (products left out).
     struct Target {
@@ -103,6 +104,17 @@ import Testing
             for file in Self.swiftFiles(in: Self.directory(of: name, target)) {
                 let system = Self.imports(of: file).filter { ["Glibc", "Musl", "Darwin"].contains($0) }
                 #expect(system.isEmpty, "\(file.lastPathComponent) in \(name) imports \(system)")
+            }
+        }
+    }
+
+    /// No module imports Foundation: it would load FoundationInternationalization and ICU at
+    /// every start of hrvmon. FoundationEssentials, which ArgumentParser links anyway, is fine.
+    @Test func noModuleImportsFoundation() {
+        for (name, target) in Self.targets where target.kind == "target" || target.kind == "executableTarget" {
+            guard target.path == nil else { continue }
+            for file in Self.swiftFiles(in: Self.directory(of: name, target)) {
+                #expect(!Self.imports(of: file).contains("Foundation"), "\(file.lastPathComponent) in \(name) imports Foundation")
             }
         }
     }

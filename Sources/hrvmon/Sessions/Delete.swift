@@ -5,6 +5,7 @@ import UserData
 
 struct Delete: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "delete",
         abstract: "Delete sessions for good, optionally with the resting values they added to your baseline.",
         discussion: "Asks first on a terminal; --yes for scripts (without a terminal and without --yes nothing is deleted).")
 

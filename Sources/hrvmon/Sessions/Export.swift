@@ -7,6 +7,7 @@ import UserData
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Export sessions as RR lists (Kubios, Elite HRV), CSV or the session's JSON Lines.",
         discussion: """
             rr: one RR interval in milliseconds per line, exact (800 strap ticks: 781.25), the format \

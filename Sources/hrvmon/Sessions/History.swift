@@ -7,6 +7,7 @@ import UserData
 
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "history",
         abstract: "Daily trends: resting HR and ln RMSSD against your normal range, stress minutes, sessions.",
         discussion: """
             Resting values come from each session's first minutes (and `hrvmon baseline add`). A day's \

@@ -1,10 +1,10 @@
 import ArgumentParser
-import Foundation
 import LiveSession
 import Platform
 
 struct Note: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "note",
         abstract: "Add a timestamped note (mood, trigger, what you are doing) to the running session.",
         discussion: "The running `hrvmon monitor` (or `demo`) writes it into its session file; `sessions` and reports show it.")
 
@@ -12,13 +12,13 @@ struct Note: ParsableCommand {
     var words: [String]
 
     func validate() throws {
-        let text = words.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = words.joined(separator: " ").trimming(.spacesAndNewlines)
         guard !text.isEmpty else { throw ValidationError("the note is empty") }
         guard text.utf8.count <= NoteInbox.limit else { throw ValidationError("the note is longer than \(NoteInbox.limit) bytes") }
     }
 
     func run() throws {
-        let text = words.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = words.joined(separator: " ").trimming(.spacesAndNewlines)
         switch NoteInbox.send(Array(text.utf8)) {
         case nil:
             print("noted")

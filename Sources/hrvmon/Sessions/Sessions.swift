@@ -7,6 +7,7 @@ import UserData
 
 struct Sessions: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sessions",
         abstract: "List the recorded sessions: when, how long, which sensor, mean HR, RMSSD, stress and exercises.",
         discussion: "Sessions live in \(SessionStore.directory) (one JSON Lines file each, README: \"Session files\").")
 
