@@ -2,10 +2,14 @@ import Glibc
 
 /// A file replaced whole or not at all: written to a temporary file beside it (created 0600 and
 /// exclusively by mkstemp), synced, then renamed over the path. A crash or a full disk never
-/// leaves half a file or destroys the previous one.
+/// leaves half a file or destroys the previous one. A path that is not a regular file (a device
+/// such as /dev/null, a FIFO) is written to as it is: renaming over it would replace the device
+/// with a file.
 public enum AtomicFile {
     /// The error of the step that failed.
     public static func write(_ bytes: [UInt8], to path: String) -> Errno? {
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG { return writeInPlace(bytes, to: path) }
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -18,5 +22,12 @@ public enum AtomicFile {
         if failure == nil, rename(temporary, path) != 0 { failure = .current }
         if failure != nil { unlink(temporary) }
         return failure
+    }
+
+    private static func writeInPlace(_ bytes: [UInt8], to path: String) -> Errno? {
+        let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard descriptor >= 0 else { return .current }
+        defer { close(descriptor) }
+        return bytes.withUnsafeBytes { FileStream.writeAll($0, to: descriptor) }
     }
 }
