@@ -14,6 +14,12 @@ public struct MinimumLength: Equatable, Sendable {
             metrics: "RMSSD, SDSD, SD1 and pNN50/pNN20", keys: ["rmssd_ms", "ln_rmssd", "sdsd_ms", "sd1_ms", "pnn50_pct", "pnn20_pct"],
             seconds: 60),
         MinimumLength(metrics: "SDNN, CVNN and SD2", keys: ["sdnn_ms", "cvnn", "sd2_ms", "sd1_sd2"], seconds: 300),
+        // LF needs ten of its slowest cycles (25 s at 0.04 Hz), and one whole 256-s Welch segment;
+        // DFA α2's boxes reach 64 beats, SampEn wants some hundreds of intervals (Task Force 1996;
+        // Shaffer & Ginsberg 2017).
+        MinimumLength(
+            metrics: "the frequency domain, the breathing rate, DFA, SampEn and the stress index",
+            keys: ["frequency", "respiration_rate_bpm", "nonlinear", "baevsky_si", "baevsky_si_sqrt"], seconds: 300),
     ]
 
     /// The requirements a recording of `seconds` falls short of. A recording cut at 5 minutes
