@@ -17,7 +17,7 @@ public struct AnalysisSummary {
     public var episodes: [StressEpisode]
     public var suggestions: [BreathingCoach.Suggestion]
     public var effects: [ExerciseEffect]
-    public var stateSeconds: [StressState: Double]
+    public var stateSeconds: StateSeconds
 
     public init(
         source: String, input: String, correction: ArtifactCorrector.Configuration?, totals: RecordingTotals,
@@ -86,7 +86,7 @@ public struct AnalysisSummary {
         object.add("stress_windows", episodes.filter { $0.kind == .stress }.map(Self.episodeObject))
         object.add("activity_windows", episodes.filter { $0.kind == .activity }.map(Self.episodeObject))
         var states = JSONObject()
-        for state in StressState.allCases { states.add(state.rawValue, stateSeconds[state] ?? 0) }
+        for state in StressState.allCases { states.add(state.rawValue, stateSeconds[state]) }
         object.add("state_seconds", states)
         object.add("suggestions", suggestions.map { suggestion in
             var item = JSONObject()
@@ -148,7 +148,7 @@ public struct AnalysisSummary {
             lines.append("  Stress       \(stress.isEmpty ? "none" : stress.map(Self.span).joined(separator: ", "))")
             lines.append("  Activity     \(activity.isEmpty ? "none" : activity.map(Self.span).joined(separator: ", "))")
             let states = StressState.allCases.compactMap { state in
-                stateSeconds[state].flatMap { $0 >= 0.5 ? "\(state.label) \(Formatting.clock($0))" : nil }
+                stateSeconds[state] >= 0.5 ? "\(state.label) \(Formatting.clock(stateSeconds[state]))" : nil
             }
             lines.append("  States       \(states.joined(separator: ", "))")
         } else {
