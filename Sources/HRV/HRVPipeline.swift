@@ -66,6 +66,8 @@ private struct BeatTimeline {
     var ring: BeatRing
     var rmssdWindow: RollingWindow
     var sdnnWindow: RollingWindow
+    /// The newest beat placed.
+    var newest: Beat?
     /// Timeline position: end of the newest beat, in microticks.
     var now: Int64 = 0
     var gapPending = false
@@ -84,17 +86,18 @@ private struct BeatTimeline {
         now += corrected.interval.microticks
         let beat = Beat(interval: corrected.interval, time: now, artifact: corrected.artifact, followsGap: gapPending)
         gapPending = false
+        let difference = newest.flatMap { beat.formsDifference(after: $0) ? beat.interval.microticks - $0.interval.microticks : nil }
+        newest = beat
         if ring.isFull {
             let overwritten = ring.oldestSequence
             if rmssdWindow.beatCount > 0, rmssdWindow.oldest == overwritten { rmssdWindow.evictOldest(from: ring) }
             if sdnnWindow.beatCount > 0, sdnnWindow.oldest == overwritten { sdnnWindow.evictOldest(from: ring) }
         }
-        let previous = ring.nextSequence > 0 ? ring[ring.nextSequence - 1] : nil
         let sequence = ring.nextSequence
-        ring.append(beat)
+        ring.append(beat, difference: difference)
         rmssdWindow.admit(sequence, from: ring)
         sdnnWindow.admit(sequence, from: ring)
-        recording.add(beat, after: previous)
+        recording.add(beat, difference: difference)
         emit(HRVUpdate(
             beat: beat, sequence: sequence,
             rmssdWindow: snapshot(rmssdWindow), sdnnWindow: snapshot(sdnnWindow)))

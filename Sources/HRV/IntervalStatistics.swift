@@ -42,7 +42,15 @@ public struct IntervalStatistics: Equatable, Sendable {
 
     /// Adds the successive difference between two adjacent intervals.
     public mutating func addDifference(_ earlier: RRInterval, _ later: RRInterval) {
-        let difference = later.microticks - earlier.microticks
+        add(difference: later.microticks - earlier.microticks)
+    }
+
+    public mutating func removeDifference(_ earlier: RRInterval, _ later: RRInterval) {
+        remove(difference: later.microticks - earlier.microticks)
+    }
+
+    /// Adds a successive difference (later − earlier interval), in microticks.
+    mutating func add(difference: Int64) {
         differenceCount += 1
         sumOfDifferences += difference
         sumOfSquaredDifferences += Int128(difference) * Int128(difference)
@@ -50,8 +58,7 @@ public struct IntervalStatistics: Equatable, Sendable {
         if difference.magnitude > Self.nn20Threshold { differencesAbove20ms += 1 }
     }
 
-    public mutating func removeDifference(_ earlier: RRInterval, _ later: RRInterval) {
-        let difference = later.microticks - earlier.microticks
+    mutating func remove(difference: Int64) {
         differenceCount -= 1
         sumOfDifferences -= difference
         sumOfSquaredDifferences -= Int128(difference) * Int128(difference)
