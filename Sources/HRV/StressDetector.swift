@@ -198,17 +198,21 @@ public struct StressDetector {
         guard let lnRMSSD, let heartRate, let z, let aboveRest else { return judged }
         let level = min(100, max(0, 25 + 50 * (referenceLn - lnRMSSD) + 0.5 * max(0, aboveRest)))
         let wasOpen = openStress != nil
-        // The median of the last half minute's estimates: speech makes single ones jump.
-        let breathesFaster = medianBreathingRate.flatMap { rate in
-            reference.breathingRate.map { rate - $0 >= configuration.fasterBreathing }
-        } == true
+        // The median of the last half minute's estimates: speech makes single ones jump. (Nothing
+        // that takes the whole of self here: each copied the detector, every beat.)
+        let breathesFaster = if let rate = Self.median(ofThree: breathingRates), let resting = reference.breathingRate {
+            rate - resting >= configuration.fasterBreathing
+        } else {
+            false
+        }
         judged.state = trackStress(
             time: time, lnRMSSD: lnRMSSD, referenceLn: referenceLn, z: z, aboveRest: aboveRest,
             breathesFaster: breathesFaster, level: level, emit: emit)
         judged.level = level
         judged.episodeStarted = wasOpen ? nil : openStress
         // An acute episode (and the build-up to one) stays out of the reference it is judged by.
-        let acute = stressCandidate != nil || openStress.map { time - $0.start < configuration.referenceAdaptsAfter } == true
+        let recentEpisode = if let openStress { time - openStress.start < configuration.referenceAdaptsAfter } else { false }
+        let acute = stressCandidate != nil || recentEpisode
         if !acute { reference.add(lnRMSSD: lnRMSSD, heartRate: heartRate, breathingRate: breathingRate, at: time) }
         return judged
     }
@@ -349,10 +353,10 @@ public struct StressDetector {
         openStress = nil
     }
 
-    /// The median of the last three breathing rates, nil until there are three.
-    private var medianBreathingRate: Double? {
-        guard breathingRates.count == 3 else { return nil }
-        let (a, b, c) = (breathingRates[0], breathingRates[1], breathingRates[2])
+    /// The median of three breathing rates, nil until there are three.
+    private static func median(ofThree rates: [Double]) -> Double? {
+        guard rates.count == 3 else { return nil }
+        let (a, b, c) = (rates[0], rates[1], rates[2])
         return max(min(a, b), min(max(a, b), c))
     }
 }
