@@ -4,13 +4,15 @@
 /// element, and `removeAll(where:)` or `filter` would copy the window.
 struct RingDeque<Element> {
     private var storage: [Element] = []
+    /// `storage.count - 1` (0 before the first append): a slot is an offset masked with it.
+    private var mask = 0
     /// Storage index of the first element.
     private var head = 0
     private(set) var count = 0
 
     var isEmpty: Bool { count == 0 }
     var first: Element? { isEmpty ? nil : storage[head] }
-    var last: Element? { isEmpty ? nil : self[count - 1] }
+    var last: Element? { isEmpty ? nil : storage[slot(count - 1)] }
 
     /// The element `offset` places from the first.
     subscript(offset: Int) -> Element {
@@ -32,7 +34,7 @@ struct RingDeque<Element> {
 
     mutating func prepend(_ element: Element) {
         if count == storage.count { grow(filling: element) }
-        head = (head - 1) & (storage.count - 1)
+        head = (head - 1) & mask
         storage[head] = element
         count += 1
     }
@@ -41,7 +43,7 @@ struct RingDeque<Element> {
     mutating func removeFirst() -> Element {
         precondition(!isEmpty, "removeFirst from an empty RingDeque")
         let element = storage[head]
-        head = (head + 1) & (storage.count - 1)
+        head = (head + 1) & mask
         count -= 1
         return element
     }
@@ -59,7 +61,7 @@ struct RingDeque<Element> {
         count = 0
     }
 
-    private func slot(_ offset: Int) -> Int { (head + offset) & (storage.count - 1) }
+    private func slot(_ offset: Int) -> Int { (head + offset) & mask }
 
     /// Doubles the storage (at least 8), the elements moved to its start in order; `filler` only
     /// initialises the slots not yet used.
@@ -67,6 +69,7 @@ struct RingDeque<Element> {
         var larger = [Element](repeating: filler, count: max(8, storage.count * 2))
         for offset in 0..<count { larger[offset] = storage[slot(offset)] }
         storage = larger
+        mask = larger.count - 1
         head = 0
     }
 }
