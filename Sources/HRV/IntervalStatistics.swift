@@ -28,12 +28,16 @@ public struct IntervalStatistics: Equatable, Sendable {
         }
     }
 
+    // add, remove, add(difference:) and remove(difference:) are forced inline: the windows make
+    // them on every beat, and a call with its register spills cost about as much as the sums.
+    @inline(__always)
     public mutating func add(_ interval: RRInterval) {
         count += 1
         sum += interval.microticks
         sumOfSquares += Int128(interval.microticks) * Int128(interval.microticks)
     }
 
+    @inline(__always)
     public mutating func remove(_ interval: RRInterval) {
         count -= 1
         sum -= interval.microticks
@@ -50,6 +54,7 @@ public struct IntervalStatistics: Equatable, Sendable {
     }
 
     /// Adds a successive difference (later − earlier interval), in microticks.
+    @inline(__always)
     mutating func add(difference: Int64) {
         differenceCount += 1
         sumOfDifferences += difference
@@ -58,6 +63,7 @@ public struct IntervalStatistics: Equatable, Sendable {
         if difference.magnitude > Self.nn20Threshold { differencesAbove20ms += 1 }
     }
 
+    @inline(__always)
     mutating func remove(difference: Int64) {
         differenceCount -= 1
         sumOfDifferences -= difference
