@@ -14,6 +14,9 @@ struct RollingWindow {
         self.length = length
     }
 
+    /// Forced inline into the pipeline's two calls: the call with its spills cost more than a
+    /// beat's sums.
+    @inline(__always)
     mutating func admit(_ sequence: Int, from ring: BeatRing) {
         let entry = ring[sequence]
         if entry.beat.isUsable {
