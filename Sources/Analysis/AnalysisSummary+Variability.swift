@@ -51,8 +51,9 @@ extension AnalysisSummary {
         guard let variability else { return [] }
         var lines: [String] = []
         if let frequency = variability.frequency {
-            let segments = Formatting.count(frequency.segments, "256-s segment")
-            lines.append("  LF / HF      \(fixed(frequency.lf, 0, " ms²")) / \(fixed(frequency.hf, 0, " ms²"))  (LF/HF \(fixed(frequency.lfHF, 2, "")), LF \(fixed(frequency.lfNU, 1, " nu"); VLF \(fixed(frequency.vlf, 0, " ms²")); Welch, \(segments))")
+            let segments = "\(Formatting.count(frequency.segments, "segment")) of 256 s"
+            let ratio = "LF/HF \(fixed(frequency.lfHF, 2, "")), LF \(fixed(frequency.lfNU, 1, " nu"))"
+            lines.append("  LF / HF      \(fixed(frequency.lf, 0, " ms²")) / \(fixed(frequency.hf, 0, " ms²"))  (\(ratio); VLF \(fixed(frequency.vlf, 0, " ms²")); Welch over \(segments))")
             lines.append("  Breathing    \(fixed(frequency.respirationRate, 1, " /min"))  (the HF peak, \(fixed(frequency.hfPeak, 3, " Hz")))")
         }
         lines.append("  DFA α1 / α2  \(fixed(variability.dfaAlpha1, 2, "")) / \(fixed(variability.dfaAlpha2, 2, ""))   SampEn \(fixed(variability.sampleEntropy, 2, "")) (\(sampleEntropyMethod(variability)))")

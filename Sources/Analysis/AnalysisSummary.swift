@@ -17,12 +17,15 @@ public struct AnalysisSummary {
     public var episodes: [StressEpisode]
     public var suggestions: [BreathingCoach.Suggestion]
     public var effects: [ExerciseEffect]
-    public var stateSeconds: [StressState: Double]
+    public var stateSeconds: StateSeconds
+    /// The frequency domain, DFA, SampEn and stress index (AnalysisSummary+Variability).
+    public var variability: VariabilityMetrics?
 
     public init(
         source: String, input: String, correction: ArtifactCorrector.Configuration?, totals: RecordingTotals,
-        detections: ArtifactCounts, judge: BeatJudge
+        variability: VariabilityMetrics?, detections: ArtifactCounts, judge: BeatJudge
     ) {
+        self.variability = variability
         self.source = source
         self.input = input
         self.correction = correction
@@ -42,7 +45,8 @@ public struct AnalysisSummary {
         let column = if case .csv(let name) = layout { ", column \(name)" } else { "" }
         self.init(
             source: source, input: "\(Formatting.count(pipeline.recording.rawBeats, "RR interval")) in \(unit.rawValue)\(column)",
-            correction: pipeline.configuration.correction, totals: pipeline.recording, detections: pipeline.detections, judge: judge)
+            correction: pipeline.configuration.correction, totals: pipeline.recording, variability: pipeline.variability,
+            detections: pipeline.detections, judge: judge)
     }
 
     public func rendered(as format: OutputFormat) -> String {
@@ -86,7 +90,7 @@ public struct AnalysisSummary {
         object.add("stress_windows", episodes.filter { $0.kind == .stress }.map(Self.episodeObject))
         object.add("activity_windows", episodes.filter { $0.kind == .activity }.map(Self.episodeObject))
         var states = JSONObject()
-        for state in StressState.allCases { states.add(state.rawValue, stateSeconds[state] ?? 0) }
+        for state in StressState.allCases { states.add(state.rawValue, stateSeconds[state]) }
         object.add("state_seconds", states)
         object.add("suggestions", suggestions.map { suggestion in
             var item = JSONObject()
@@ -98,6 +102,7 @@ public struct AnalysisSummary {
             item.addFields(of: effect)
             return item
         })
+        addVariability(to: &object)
         return object
     }
 
@@ -111,7 +116,7 @@ public struct AnalysisSummary {
     private static let csvColumns = [
         "beats", "duration_s", "mean_nn_ms", "sdnn_ms", "rmssd_ms", "ln_rmssd", "pnn50_pct", "mean_hr_bpm",
         "pnn20_pct", "sdsd_ms", "cvnn", "sd1_ms", "sd2_ms", "sd1_sd2", "ectopic", "missed", "extra", "long_short", "implausible", "corrected_pct",
-    ]
+    ] + variabilityColumns
 
     public var csv: String {
         func cell(_ value: Double?) -> String { value.map { String($0) } ?? "" }
@@ -120,7 +125,7 @@ public struct AnalysisSummary {
             cell(metrics?.rmssd), cell(metrics?.lnRMSSD), cell(metrics?.pnn50), cell(metrics?.meanHR),
             cell(metrics?.pnn20), cell(metrics?.sdsd), cell(metrics?.cvnn), cell(metrics?.sd1), cell(metrics?.sd2),
             cell(metrics?.sd1sd2),
-        ] + ArtifactClass.allCases.map { String(detections[$0]) } + [cell(totals.correctedPercent)]
+        ] + ArtifactClass.allCases.map { String(detections[$0]) } + [cell(totals.correctedPercent)] + variabilityCells.map(cell)
         return Self.csvColumns.joined(separator: ",") + "\n" + row.joined(separator: ",") + "\n"
     }
 
@@ -138,6 +143,7 @@ public struct AnalysisSummary {
         lines.append("  RMSSD        \(fixed(metrics?.rmssd, 1, " ms"))  (ln RMSSD \(fixed(metrics?.lnRMSSD, 2)))")
         lines.append("  pNN50        \(fixed(metrics?.pnn50, 1, " %"))  (of all N intervals, as NeuroKit2; pNN20 \(fixed(metrics?.pnn20, 1, " %")))")
         lines.append("  SD1 / SD2    \(fixed(metrics?.sd1, 1, " ms")) / \(fixed(metrics?.sd2, 1, " ms"))  (Poincaré; SDSD \(fixed(metrics?.sdsd, 1, " ms")))")
+        lines += variabilityLines(fixed)
         for short in MinimumLength.unmet(bySeconds: totals.durationSeconds) {
             lines.append("  Unreliable   \(short.metrics): \(Formatting.duration(totals.durationSeconds)) of beats, needs at least \(Formatting.duration(short.seconds))")
         }
@@ -148,7 +154,7 @@ public struct AnalysisSummary {
             lines.append("  Stress       \(stress.isEmpty ? "none" : stress.map(Self.span).joined(separator: ", "))")
             lines.append("  Activity     \(activity.isEmpty ? "none" : activity.map(Self.span).joined(separator: ", "))")
             let states = StressState.allCases.compactMap { state in
-                stateSeconds[state].flatMap { $0 >= 0.5 ? "\(state.label) \(Formatting.clock($0))" : nil }
+                stateSeconds[state] >= 0.5 ? "\(state.label) \(Formatting.clock(stateSeconds[state]))" : nil
             }
             lines.append("  States       \(states.joined(separator: ", "))")
         } else {

@@ -49,7 +49,8 @@ public struct ArtifactCorrector {
 
     public let configuration: Configuration
     public private(set) var detections = ArtifactCounts()
-    private var pending: [Pending] = []
+    /// The beats held for look-ahead, oldest first: at most `lookahead` + 1.
+    private var pending = RingDeque<Pending>()
     /// Measured values of the last two emitted intervals, newest first.
     private var previous: Int64?
     private var beforePrevious: Int64?
@@ -61,7 +62,6 @@ public struct ArtifactCorrector {
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
-        pending.reserveCapacity(Self.lookahead + 2)
         differenceSpread = SlidingQuantiles(capacity: configuration.thresholdWindow)
         deviationSpread = SlidingQuantiles(capacity: configuration.thresholdWindow)
         recentIntervals = SlidingQuantiles(capacity: configuration.medianWindow)
@@ -182,13 +182,15 @@ public struct ArtifactCorrector {
             pending[0].raw = whole / 2
             pending[0].artifact = .missed
             emitHead(emit: emit)
-            pending.insert(Pending(value: whole - whole / 2, raw: whole - whole / 2, artifact: .missed), at: 0)
+            pending.prepend(Pending(value: whole - whole / 2, raw: whole - whole / 2, artifact: .missed))
             emitHead(emit: emit)
         case .extra:
-            pending[0].value += pending[1].value
-            pending[0].raw += pending[1].raw
-            pending[0].artifact = .extra
-            pending.remove(at: 1)
+            // The head absorbs its successor and takes its place.
+            var merged = pending.removeFirst()
+            merged.value += pending[0].value
+            merged.raw += pending[0].raw
+            merged.artifact = .extra
+            pending[0] = merged
             emitHead(emit: emit)
         case .implausible:
             preconditionFailure("implausible intervals never reach classification")

@@ -10,7 +10,7 @@ public struct BeatJudge {
     public private(set) var suggestions: [BreathingCoach.Suggestion] = []
     /// Seconds of the beat timeline spent in each state: each beat's interval counts for the
     /// state judged at it.
-    public private(set) var stateSeconds: [StressState: Double] = [:]
+    public private(set) var stateSeconds = StateSeconds()
 
     public init(detector: StressDetector, coach: BreathingCoach = BreathingCoach(), effects: [ExerciseEffect] = []) {
         self.detector = detector
@@ -24,7 +24,7 @@ public struct BeatJudge {
             suggestions.append(suggestion)
         }
         for index in effects.indices { effects[index].observe(update.beat) }
-        stateSeconds[assessment.isCalibrating ? .unknown : assessment.state, default: 0] += update.beat.interval.seconds
+        stateSeconds[assessment.isCalibrating ? .unknown : assessment.state] += update.beat.interval.seconds
         return assessment
     }
 

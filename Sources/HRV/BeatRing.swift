@@ -2,7 +2,15 @@
 ///
 /// Memory is fixed at creation whatever the session length; the oldest beat is overwritten.
 struct BeatRing {
-    private var storage: [Beat]
+    /// A beat and the successive difference it ends, worked out once for every window.
+    struct Entry {
+        var beat: Beat
+        /// This interval minus the previous one, in microticks; nil when the two form no
+        /// difference (`Beat.formsDifference(after:)`).
+        var difference: Int64?
+    }
+
+    private var storage: [Entry]
     private let mask: Int
     /// Sequence number the next appended beat gets.
     private(set) var nextSequence = 0
@@ -11,7 +19,7 @@ struct BeatRing {
     init(minimumCapacity: Int) {
         var capacity = 1
         while capacity < max(minimumCapacity, 2) { capacity <<= 1 }
-        storage = Array(repeating: Beat(interval: RRInterval(microticks: 0), time: 0), count: capacity)
+        storage = Array(repeating: Entry(beat: Beat(interval: RRInterval(microticks: 0), time: 0)), count: capacity)
         mask = capacity - 1
     }
 
@@ -20,13 +28,13 @@ struct BeatRing {
     var oldestSequence: Int { max(0, nextSequence - storage.count) }
     var isFull: Bool { nextSequence >= storage.count }
 
-    subscript(sequence: Int) -> Beat {
+    subscript(sequence: Int) -> Entry {
         precondition(sequence >= oldestSequence && sequence < nextSequence, "beat \(sequence) not in ring")
         return storage[sequence & mask]
     }
 
-    mutating func append(_ beat: Beat) {
-        storage[nextSequence & mask] = beat
+    mutating func append(_ beat: Beat, difference: Int64?) {
+        storage[nextSequence & mask] = Entry(beat: beat, difference: difference)
         nextSequence += 1
     }
 }

@@ -35,6 +35,8 @@ public struct DetrendedFluctuation: Equatable, Sendable {
         var sum: Int128 = 0
         var squares: Int128 = 0
         var indexed: Int128 = 0
+        /// The profile value these totals end with.
+        var last: Int64 = 0
     }
 
     public init() {
@@ -52,6 +54,7 @@ public struct DetrendedFluctuation: Equatable, Sendable {
         current.sum &+= y
         current.squares &+= y &* y
         current.indexed &+= Int128(count) &* y
+        current.last = profile
         count += 1
         let slot = count % totals.count
         totals[slot] = current
@@ -90,15 +93,31 @@ public struct DetrendedFluctuation: Equatable, Sendable {
     }
 
     /// The box of the last n profile points: its residual from its least-squares line.
+    ///
+    /// Computed on z = y − b − m·j (j from the box's start), with b and m a whole-number line
+    /// through the box's first and last points, whose sums follow exactly from the running ones.
+    /// z is what is left of a day-long profile's steep trend, so the residual no longer comes out
+    /// of the difference of two numbers ten orders of magnitude larger than itself.
     private mutating func addBox(of n: Int) {
-        let start = totals[(count - n) % totals.count]
-        let (s1, s2, s3) = (current.sum &- start.sum, current.squares &- start.squares, current.indexed &- start.indexed)
+        let before = totals[(count - n) % totals.count]
+        let firstPoint = totals[(count - n + 1) % totals.count].last
+        let (s1, s2, s3) = (current.sum &- before.sum, current.squares &- before.squares, current.indexed &- before.indexed)
+        // Wrapping operations: the differences are exact, and checked 128-bit multiplication is
+        // a library call.
         let size = Int128(n)
-        // Positions count−n…count−1: their sum, and n·Σ(k − k̄)² = n²(n² − 1)/12.
-        let positions = size * Int128(count - n) + size * (size - 1) / 2
+        let start = Int128(count - n)
+        let base = Int128(firstPoint)
+        let slope = Int128((current.last - firstPoint) / Int64(n - 1))
+        let (t1, t2) = (Int128(n * (n - 1) / 2), Int128((n - 1) * n * (2 * n - 1) / 6))
+        let indexedFromStart = s3 &- start &* s1  // Σ j·y
+        let zSum = s1 &- size &* base &- slope &* t1
+        let zSquares = s2 &- 2 &* base &* s1 &- 2 &* slope &* indexedFromStart &+ size &* base &* base
+            &+ 2 &* base &* slope &* t1 &+ slope &* slope &* t2
+        let zIndexed = indexedFromStart &- base &* t1 &- slope &* t2
+        // n²·Σ(z − z̄)² / n and n·Σ(j − j̄)(z − z̄); n·Σ(j − j̄)² = n²(n² − 1)/12.
+        let u = IntervalStatistics.double(size &* zSquares &- zSum &* zSum)
+        let v = IntervalStatistics.double(size &* zIndexed &- t1 &* zSum)
         let spread = Double(n * n * (n * n - 1)) / 12
-        let u = Double(size * s2 - s1 * s1)  // n²·Σ(y − ȳ)² / n
-        let v = Double(size * s3 - positions * s1)  // n·Σ(k − k̄)(y − ȳ)
         let squaredResiduals = (u - v * v / spread) / Double(n)
         let microticksPerMillisecond = Double(RRInterval.microticksPerMillisecond)
         let meanSquare = squaredResiduals / Double(n) / (microticksPerMillisecond * microticksPerMillisecond)

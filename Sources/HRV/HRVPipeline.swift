@@ -18,13 +18,15 @@ public struct HRVPipeline {
 
     public let configuration: Configuration
     private var corrector: ArtifactCorrector?
-    private var ring: BeatRing
-    private var rmssdWindow: RollingWindow
-    private var sdnnWindow: RollingWindow
-    /// Timeline position: end of the newest beat, in microticks.
-    private var now: Int64 = 0
-    private var gapPending = false
-    public private(set) var recording = RecordingTotals()
+    /// Apart from the corrector, so the corrector's output is placed while it runs.
+    private var timeline: BeatTimeline
+    public var recording: RecordingTotals { timeline.recording }
+    /// The frequency domain, DFA, SampEn and stress index of everything placed so far (the
+    /// stream continues undisturbed: the running state is copied to be finished).
+    public var variability: VariabilityMetrics {
+        var running = timeline.variability
+        return running.finish()
+    }
 
     /// Artifacts detected so far, one count per detection (an ectopic beat changes two intervals
     /// but counts once).
@@ -33,61 +35,77 @@ public struct HRVPipeline {
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
         corrector = configuration.correction.map(ArtifactCorrector.init(configuration:))
-        let longest = max(configuration.rmssdWindow, configuration.sdnnWindow)
-        // Room for the longest window at 300 bpm; a faster run just shortens the window.
-        ring = BeatRing(minimumCapacity: Int(longest * 5) + 16)
-        rmssdWindow = RollingWindow(length: Self.microticks(seconds: configuration.rmssdWindow))
-        sdnnWindow = RollingWindow(length: Self.microticks(seconds: configuration.sdnnWindow))
+        timeline = BeatTimeline(configuration: configuration)
     }
 
     /// Feeds one measured interval. Updates come out after the corrector's look-ahead, in order.
     public mutating func append(_ interval: RRInterval, emit: (HRVUpdate) -> Void) {
-        recording.rawBeats += 1
-        guard var corrector = takeCorrector() else {
-            place(CorrectedInterval(interval: interval, artifact: nil), emit: emit)
-            return
+        timeline.recording.rawBeats += 1
+        if corrector == nil {
+            timeline.place(CorrectedInterval(interval: interval, artifact: nil), emit: emit)
+        } else {
+            corrector?.push(interval) { timeline.place($0, emit: emit) }
         }
-        corrector.push(interval) { place($0, emit: emit) }
-        self.corrector = corrector
     }
 
     /// The next interval does not follow the previous one (a recording gap or a reconnect): no
     /// successive difference spans the break, and the corrector starts afresh.
     public mutating func breakContinuity(emit: (HRVUpdate) -> Void) {
         finish(emit: emit)
-        gapPending = true
+        timeline.gapPending = true
     }
 
     /// Releases the beats held for look-ahead, at the end of a recording.
     public mutating func finish(emit: (HRVUpdate) -> Void) {
-        guard var corrector = takeCorrector() else { return }
-        corrector.flush { place($0, emit: emit) }
-        self.corrector = corrector
+        corrector?.flush { timeline.place($0, emit: emit) }
     }
 
-    /// Moves the corrector out of `self` so its output can be placed while it runs, without
-    /// copying its buffers.
-    private mutating func takeCorrector() -> ArtifactCorrector? {
-        var taken: ArtifactCorrector?
-        swap(&taken, &corrector)
-        return taken
+    static func microticks(seconds: Double) -> Int64 {
+        Int64((seconds * Double(RRInterval.microticksPerSecond)).rounded())
+    }
+}
+
+/// The beat timeline after correction: the ring of recent beats, the rolling windows over it and
+/// the whole-recording totals.
+private struct BeatTimeline {
+    let lowQualityCorrectedShare: Double
+    var ring: BeatRing
+    var rmssdWindow: RollingWindow
+    var sdnnWindow: RollingWindow
+    /// The newest beat placed.
+    var newest: Beat?
+    /// Timeline position: end of the newest beat, in microticks.
+    var now: Int64 = 0
+    var gapPending = false
+    var recording = RecordingTotals()
+    var variability = RecordingVariability()
+
+    init(configuration: HRVPipeline.Configuration) {
+        lowQualityCorrectedShare = configuration.lowQualityCorrectedShare
+        let longest = max(configuration.rmssdWindow, configuration.sdnnWindow)
+        // Room for the longest window at 300 bpm; a faster run just shortens the window.
+        ring = BeatRing(minimumCapacity: Int(longest * 5) + 16)
+        rmssdWindow = RollingWindow(length: HRVPipeline.microticks(seconds: configuration.rmssdWindow))
+        sdnnWindow = RollingWindow(length: HRVPipeline.microticks(seconds: configuration.sdnnWindow))
     }
 
-    private mutating func place(_ corrected: CorrectedInterval, emit: (HRVUpdate) -> Void) {
+    mutating func place(_ corrected: CorrectedInterval, emit: (HRVUpdate) -> Void) {
         now += corrected.interval.microticks
         let beat = Beat(interval: corrected.interval, time: now, artifact: corrected.artifact, followsGap: gapPending)
         gapPending = false
+        let difference = newest.flatMap { beat.formsDifference(after: $0) ? beat.interval.microticks - $0.interval.microticks : nil }
+        newest = beat
         if ring.isFull {
             let overwritten = ring.oldestSequence
             if rmssdWindow.beatCount > 0, rmssdWindow.oldest == overwritten { rmssdWindow.evictOldest(from: ring) }
             if sdnnWindow.beatCount > 0, sdnnWindow.oldest == overwritten { sdnnWindow.evictOldest(from: ring) }
         }
-        let previous = ring.nextSequence > 0 ? ring[ring.nextSequence - 1] : nil
         let sequence = ring.nextSequence
-        ring.append(beat)
+        ring.append(beat, difference: difference)
         rmssdWindow.admit(sequence, from: ring)
         sdnnWindow.admit(sequence, from: ring)
-        recording.add(beat, after: previous)
+        recording.add(beat, difference: difference)
+        variability.add(beat)
         emit(HRVUpdate(
             beat: beat, sequence: sequence,
             rmssdWindow: snapshot(rmssdWindow), sdnnWindow: snapshot(sdnnWindow)))
@@ -97,12 +115,8 @@ public struct HRVPipeline {
         WindowMetrics(
             statistics: window.statistics,
             correctedBeats: window.correctedBeats,
-            lowQualityLimit: configuration.lowQualityCorrectedShare,
+            lowQualityLimit: lowQualityCorrectedShare,
             isFilled: now >= window.length)
-    }
-
-    static func microticks(seconds: Double) -> Int64 {
-        Int64((seconds * Double(RRInterval.microticksPerSecond)).rounded())
     }
 }
 

@@ -28,12 +28,16 @@ public struct IntervalStatistics: Equatable, Sendable {
         }
     }
 
+    // add, remove, add(difference:) and remove(difference:) are forced inline: the windows make
+    // them on every beat, and a call with its register spills cost about as much as the sums.
+    @inline(__always)
     public mutating func add(_ interval: RRInterval) {
         count += 1
         sum += interval.microticks
         sumOfSquares += Int128(interval.microticks) * Int128(interval.microticks)
     }
 
+    @inline(__always)
     public mutating func remove(_ interval: RRInterval) {
         count -= 1
         sum -= interval.microticks
@@ -42,7 +46,16 @@ public struct IntervalStatistics: Equatable, Sendable {
 
     /// Adds the successive difference between two adjacent intervals.
     public mutating func addDifference(_ earlier: RRInterval, _ later: RRInterval) {
-        let difference = later.microticks - earlier.microticks
+        add(difference: later.microticks - earlier.microticks)
+    }
+
+    public mutating func removeDifference(_ earlier: RRInterval, _ later: RRInterval) {
+        remove(difference: later.microticks - earlier.microticks)
+    }
+
+    /// Adds a successive difference (later − earlier interval), in microticks.
+    @inline(__always)
+    mutating func add(difference: Int64) {
         differenceCount += 1
         sumOfDifferences += difference
         sumOfSquaredDifferences += Int128(difference) * Int128(difference)
@@ -50,8 +63,8 @@ public struct IntervalStatistics: Equatable, Sendable {
         if difference.magnitude > Self.nn20Threshold { differencesAbove20ms += 1 }
     }
 
-    public mutating func removeDifference(_ earlier: RRInterval, _ later: RRInterval) {
-        let difference = later.microticks - earlier.microticks
+    @inline(__always)
+    mutating func remove(difference: Int64) {
         differenceCount -= 1
         sumOfDifferences -= difference
         sumOfSquaredDifferences -= Int128(difference) * Int128(difference)
@@ -103,7 +116,11 @@ public struct IntervalStatistics: Equatable, Sendable {
 
     /// Int128 → Double through the two 64-bit halves: the generic conversion is not specialised
     /// and was most of the per-beat cost. At most one extra rounding step (< 1e-15 relative).
+    /// The magnitude is split, not the two's complement: a small negative value's low half is
+    /// near 2⁶⁴, and rounding it lost the value itself.
     static func double(_ value: Int128) -> Double {
-        Double(Int64(truncatingIfNeeded: value >> 64)) * 0x1p64 + Double(UInt64(truncatingIfNeeded: value))
+        let magnitude = value.magnitude
+        let double = Double(UInt64(truncatingIfNeeded: magnitude >> 64)) * 0x1p64 + Double(UInt64(truncatingIfNeeded: magnitude))
+        return value < 0 ? -double : double
     }
 }

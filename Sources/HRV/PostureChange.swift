@@ -15,7 +15,12 @@ struct PostureChange {
     /// No second change is looked for this soon after one.
     static let refractory = 60.0
 
-    private var history: [(time: Double, heartRate: Double)] = []
+    /// Heart rates of the last 25 s, oldest first; the first `agedCount` are 15 s old or more and
+    /// are also in `agedLow` and `agedHigh`, which give their range without a pass over them.
+    private var history = RingDeque<(time: Double, heartRate: Double)>()
+    private var agedCount = 0
+    private var agedLow = SlidingExtremum(.minimum)
+    private var agedHigh = SlidingExtremum(.maximum)
     private var rise: (time: Double, before: Double, peak: Double)?
     /// A fall counts once heart rate has stayed down for `fallHold` seconds: everyday heart rate
     /// dips for a few breaths (ambulatory recordings are full of them), a posture holds.
@@ -28,9 +33,18 @@ struct PostureChange {
     /// The time of the change, on the beat where one is recognised.
     mutating func observe(heartRate: Double, at time: Double) -> Double? {
         history.append((time, heartRate))
-        if let firstKept = history.firstIndex(where: { $0.time >= time - 25 }), firstKept > 0 {
-            history.removeFirst(firstKept)
+        while agedCount < history.count, history[agedCount].time <= time - 15 {
+            let entry = history[agedCount]
+            agedLow.append(entry.heartRate, at: entry.time)
+            agedHigh.append(entry.heartRate, at: entry.time)
+            agedCount += 1
         }
+        while let oldest = history.first, oldest.time < time - 25 {
+            history.removeFirst()
+            agedCount -= 1
+        }
+        agedLow.removeValues(before: time - 25)
+        agedHigh.removeValues(before: time - 25)
         guard time - lastChange >= Self.refractory else { return nil }
         if var candidate = rise {
             candidate.peak = max(candidate.peak, heartRate)
@@ -50,15 +64,10 @@ struct PostureChange {
             }
             return nil
         }
-        // The range of heart rate 15–25 s ago; the history is in time order. (A loop, not a
-        // filtered copy: this runs on every beat.)
-        guard let oldest = history.first, time - oldest.time >= 20 else { return nil }
-        var (low, high) = (Double.infinity, -Double.infinity)
-        for entry in history {
-            if entry.time > time - 15 { break }
-            (low, high) = (min(low, entry.heartRate), max(high, entry.heartRate))
-        }
-        guard low <= high else { return nil }
+        // The range of heart rate 15–25 s ago.
+        guard let oldest = history.first, time - oldest.time >= 20,
+              let low = agedLow.value, let high = agedHigh.value
+        else { return nil }
         if heartRate - low >= step {
             rise = (time, low, heartRate)
         } else if high - heartRate >= step {
@@ -69,16 +78,17 @@ struct PostureChange {
 
     /// Forgets the history (a gap in the recording, or a state where posture is not judged).
     mutating func reset() {
-        history.removeAll(keepingCapacity: true)
+        history.removeAll()
+        agedCount = 0
+        agedLow.removeAll()
+        agedHigh.removeAll()
         rise = nil
         fall = nil
     }
 
     private mutating func recognise(at time: Double) -> Double {
         lastChange = time
-        rise = nil
-        fall = nil
-        history.removeAll(keepingCapacity: true)
+        reset()
         return time
     }
 }

@@ -48,42 +48,55 @@ struct RealFourierTransform {
         imaginary outputImaginary: UnsafeMutableBufferPointer<Double>
     ) {
         precondition(samples.count == length && outputReal.count > half && outputImaginary.count > half)
-        let (half, reversed) = (self.half, self.reversed)
-        // z[j] = x[2j] + i·x[2j+1], in bit-reversed order.
-        for index in 0..<half {
-            let target = reversed[index]
-            real[target] = samples[2 * index]
-            imaginary[target] = samples[2 * index + 1]
-        }
-        transformPacked()
-        // X_k = (Z_k + conj Z_{h−k})/2 + e^{−2πik/n}·(Z_k − conj Z_{h−k})/(2i)
-        for k in 0...half {
-            let (a, b) = (k % half, (half - k) % half)
-            let (zr, zi) = (real[a], imaginary[a])
-            let (cr, ci) = (real[b], -imaginary[b])
-            let (evenR, evenI) = (0.5 * (zr + cr), 0.5 * (zi + ci))
-            // (Z − conj)/(2i) = ((zi − ci) − i(zr − cr))/2
-            let (oddR, oddI) = (0.5 * (zi - ci), -0.5 * (zr - cr))
-            let (wr, wi) = (unpackCosine[k], unpackSine[k])
-            outputReal[k] = evenR + wr * oddR - wi * oddI
-            outputImaginary[k] = evenI + wr * oddI + wi * oddR
+        let half = self.half
+        real.withUnsafeMutableBufferPointer { re in
+            imaginary.withUnsafeMutableBufferPointer { im in
+                reversed.withUnsafeBufferPointer { reversed in
+                    // z[j] = x[2j] + i·x[2j+1], in bit-reversed order.
+                    for index in 0..<half {
+                        let target = reversed[index]
+                        re[target] = samples[2 * index]
+                        im[target] = samples[2 * index + 1]
+                    }
+                }
+                Self.butterflies(re, im, cosine: butterflyCosine, sine: butterflySine)
+                unpackCosine.withUnsafeBufferPointer { unpackCosine in
+                    unpackSine.withUnsafeBufferPointer { unpackSine in
+                        // X_k = (Z_k + conj Z_{h−k})/2 + e^{−2πik/n}·(Z_k − conj Z_{h−k})/(2i)
+                        for k in 0...half {
+                            let (a, b) = (k == half ? 0 : k, k == 0 ? 0 : half - k)
+                            let (zr, zi) = (re[a], im[a])
+                            let (cr, ci) = (re[b], -im[b])
+                            let (evenR, evenI) = (0.5 * (zr + cr), 0.5 * (zi + ci))
+                            // (Z − conj)/(2i) = ((zi − ci) − i(zr − cr))/2
+                            let (oddR, oddI) = (0.5 * (zi - ci), -0.5 * (zr - cr))
+                            let (wr, wi) = (unpackCosine[k], unpackSine[k])
+                            outputReal[k] = evenR + wr * oddR - wi * oddI
+                            outputImaginary[k] = evenI + wr * oddI + wi * oddR
+                        }
+                    }
+                }
+            }
         }
     }
 
-    /// In-place radix-2 decimation-in-time FFT of the bit-reversed `real`/`imaginary`.
-    private mutating func transformPacked() {
-        let half = self.half
-        let (cosine, sine) = (butterflyCosine, butterflySine)
-        real.withUnsafeMutableBufferPointer { re in
-            imaginary.withUnsafeMutableBufferPointer { im in
+    /// In-place radix-2 decimation-in-time FFT of bit-reversed `re`/`im`.
+    private static func butterflies(
+        _ re: UnsafeMutableBufferPointer<Double>, _ im: UnsafeMutableBufferPointer<Double>, cosine: [Double], sine: [Double]
+    ) {
+        let half = re.count
+        cosine.withUnsafeBufferPointer { cosine in
+            sine.withUnsafeBufferPointer { sine in
                 var span = 1
                 while span < half {
                     let stride = half / (2 * span)
                     var start = 0
                     while start < half {
-                        for offset in 0..<span {
-                            let (wr, wi) = (cosine[offset * stride], sine[offset * stride])
-                            let (top, bottom) = (start + offset, start + offset + span)
+                        var twiddle = 0
+                        for top in start..<(start + span) {
+                            let bottom = top + span
+                            let (wr, wi) = (cosine[twiddle], sine[twiddle])
+                            twiddle += stride
                             let tr = wr * re[bottom] - wi * im[bottom]
                             let ti = wr * im[bottom] + wi * re[bottom]
                             re[bottom] = re[top] - tr

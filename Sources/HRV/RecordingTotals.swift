@@ -16,15 +16,17 @@ public struct RecordingTotals: Equatable, Sendable {
     private var sumOfPairs: Int64 = 0
     private var sumOfSquaredPairs: Int128 = 0
 
-    mutating func add(_ beat: Beat, after previous: Beat?) {
+    /// - Parameter difference: the successive difference `beat` ends, as the ring holds it.
+    mutating func add(_ beat: Beat, difference: Int64?) {
         beats += 1
         duration = beat.time
         guard beat.isUsable else { return }
         if beat.isCorrected { correctedBeats += 1 }
         statistics.add(beat.interval)
-        if let previous, beat.formsDifference(after: previous) {
-            statistics.addDifference(previous.interval, beat.interval)
-            let pair = previous.interval.microticks + beat.interval.microticks
+        if let difference {
+            statistics.add(difference: difference)
+            // RRᵢ₋₁ + RRᵢ = 2·RRᵢ − (RRᵢ − RRᵢ₋₁)
+            let pair = 2 * beat.interval.microticks - difference
             sumOfPairs += pair
             sumOfSquaredPairs += Int128(pair) * Int128(pair)
         }

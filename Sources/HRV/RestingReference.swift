@@ -22,10 +22,9 @@ struct RestingReference {
     var isReady: Bool { rmssd.count >= Self.minimumSamples }
 
     /// ln of the 60th percentile of RMSSD and the 40th percentile of heart rate; nil when empty.
-    var level: (lnRMSSD: Double, heartRate: Double)? {
-        guard let rmssd = rmssd.quantile(0.6), rmssd > 0, let heartRate = heartRate.quantile(0.4) else { return nil }
-        return (Double.log(rmssd), heartRate)
-    }
+    /// Kept rather than computed when read: the detector reads it on every beat, and it changes
+    /// only with a sample.
+    private(set) var level: (lnRMSSD: Double, heartRate: Double)?
 
     /// Median resting breathing rate, breaths per minute.
     var breathingRate: Double? { breathing.quantile(0.5) }
@@ -36,6 +35,11 @@ struct RestingReference {
         rmssd.push(Double.exp(ln))
         heartRate.push(rate)
         if let breaths { breathing.push(breaths) }
+        if let rmssd = rmssd.quantile(0.6), rmssd > 0, let heartRate = heartRate.quantile(0.4) {
+            level = (Double.log(rmssd), heartRate)
+        } else {
+            level = nil
+        }
     }
 
     /// Starts afresh (a new posture): the next sample is taken no earlier than `time`.
@@ -43,6 +47,7 @@ struct RestingReference {
         rmssd.removeAll()
         heartRate.removeAll()
         breathing.removeAll()
+        level = nil
         nextSample = time
     }
 }

@@ -14,33 +14,33 @@ struct RollingWindow {
         self.length = length
     }
 
+    /// Forced inline into the pipeline's two calls: the call with its spills cost more than a
+    /// beat's sums.
+    @inline(__always)
     mutating func admit(_ sequence: Int, from ring: BeatRing) {
-        let beat = ring[sequence]
-        if beat.isUsable {
-            statistics.add(beat.interval)
-            if beat.isCorrected { correctedBeats += 1 }
+        let entry = ring[sequence]
+        if entry.beat.isUsable {
+            statistics.add(entry.beat.interval)
+            if entry.beat.isCorrected { correctedBeats += 1 }
         }
-        if sequence > oldest {
-            let previous = ring[sequence - 1]
-            if beat.formsDifference(after: previous) {
-                statistics.addDifference(previous.interval, beat.interval)
-            }
+        // The difference to the previous beat counts while that beat is in the window.
+        if sequence > oldest, let difference = entry.difference {
+            statistics.add(difference: difference)
         }
         end = sequence + 1
-        let cutoff = beat.time - length
-        while oldest < end, ring[oldest].time <= cutoff { evictOldest(from: ring) }
+        let cutoff = entry.beat.time - length
+        while oldest < end, ring[oldest].beat.time <= cutoff { evictOldest(from: ring) }
     }
 
     /// Drops the oldest beat, also when the ring is about to overwrite it.
     mutating func evictOldest(from ring: BeatRing) {
-        let beat = ring[oldest]
+        let beat = ring[oldest].beat
         if beat.isUsable {
             statistics.remove(beat.interval)
             if beat.isCorrected { correctedBeats -= 1 }
         }
-        if oldest + 1 < end {
-            let next = ring[oldest + 1]
-            if next.formsDifference(after: beat) { statistics.removeDifference(beat.interval, next.interval) }
+        if oldest + 1 < end, let difference = ring[oldest + 1].difference {
+            statistics.remove(difference: difference)
         }
         oldest += 1
     }

@@ -29,11 +29,15 @@ public enum SampleEntropy {
         var (a, b) = (0, 0)
         intervals.withUnsafeBufferPointer { x in
             order.withUnsafeBufferPointer { order in
-                for (position, i) in order.enumerated() {
+                for position in 0..<templates {
+                    let i = order[position]
                     let (first, second, third) = (x[i], x[i + 1], x[i + 2])
-                    for j in order[(position + 1)...] {
-                        guard x[j] - first <= r else { break }
-                        guard abs(x[j + 1] - second) <= r else { continue }
+                    var next = position + 1
+                    while next < templates {
+                        let j = order[next]
+                        next += 1
+                        if x[j] - first > r { break }
+                        if abs(x[j + 1] - second) > r { continue }
                         b += 1
                         if abs(x[j + 2] - third) <= r { a += 1 }
                     }

@@ -1,7 +1,7 @@
 
 /// Quantiles of the last `capacity` non-negative values pushed, kept sorted so a quantile is O(1)
-/// and an update is two binary searches and one shift between the leaving and the arriving
-/// value's slots. Fixed storage: no allocation after init.
+/// and an update is two rank searches and one shift between the leaving and the arriving value's
+/// slots. Fixed storage: no allocation after init.
 ///
 /// Values are kept as their IEEE-754 bit patterns: for non-negative doubles these order exactly
 /// like the values, and integer keys let the searches run without branches.
@@ -11,10 +11,15 @@ struct SlidingQuantiles {
     private var sorted: [UInt64]
     private var next = 0
     private(set) var count = 0
+    /// Keys per block of the rank search: about √capacity, so both of its rounds are short.
+    private let block: Int
 
     init(capacity: Int) {
         arrival = Array(repeating: 0, count: capacity)
         sorted = Array(repeating: 0, count: capacity)
+        var block = 1
+        while block * block < capacity { block += 1 }
+        self.block = block
     }
 
     /// - Parameter value: finite and not negative (RR intervals and absolute differences).
@@ -26,15 +31,14 @@ struct SlidingQuantiles {
         let leaving = arrival[next]
         arrival[next] = key
         next = next + 1 == capacity ? 0 : next + 1
-        let count = self.count
+        let (count, block) = (self.count, self.block)
         sorted.withUnsafeMutableBufferPointer { sorted in
             let base = sorted.baseAddress!
-            // Take the leaving key out (full) or use the free slot at the end; the new key's
-            // place lies on the side of the free slot it is on, so only that side is searched.
-            let free = full ? Self.firstIndex(notBelow: leaving, in: sorted, from: 0, to: count) : count
-            var target = full && key > leaving
-                ? Self.firstIndex(notBelow: key, in: sorted, from: free + 1, to: count)
-                : Self.firstIndex(notBelow: key, in: sorted, from: 0, to: free)
+            // Take the leaving key out (full) or use the free slot at the end. The new key's rank
+            // among the keys held counts the leaving key when it is below: the slot then is one
+            // lower. Neither search waits for the other.
+            let free = full ? Self.rank(of: leaving, in: base, count: count, block: block) : count
+            var target = Self.rank(of: key, in: base, count: count, block: block)
             // Shift the run between the free slot and the target by one (update handles the overlap).
             if target > free {
                 target -= 1
@@ -74,27 +78,24 @@ struct SlidingQuantiles {
         return low + fraction * (Double(bitPattern: sorted[upper]) - low)
     }
 
-    /// First index in `low..<high` whose key is not less than `key` (`high` if none).
+    /// How many of `sorted[0..<count]` are below `key`: its first index not below it.
     ///
-    /// Branch-free: the loop count depends only on the range, and each step adds `half` under a
-    /// mask taken from the sign of the key difference (keys are below 2^63). The comparisons are
-    /// coin flips a branch predictor cannot learn; mispredicted branches were most of the time
-    /// spent here.
-    private static func firstIndex(notBelow key: UInt64, in sorted: UnsafeMutableBufferPointer<UInt64>, from low: Int, to high: Int) -> Int {
-        guard low < high else { return low }
-        var base = low
-        var length = high - low
-        while length > 1 {
-            let half = length >> 1
-            base &+= half & Self.belowMask(sorted[base + half - 1], key)
-            length -= half
+    /// Two rounds of independent comparisons: the last key of every block finds the block `key`
+    /// falls in, then that block's keys are counted. A binary search's loads each wait for the
+    /// previous comparison; those waits were most of the time spent here. Branch-free: a
+    /// difference's sign is the comparison (keys are below 2^63).
+    private static func rank(of key: UInt64, in sorted: UnsafeMutablePointer<UInt64>, count: Int, block: Int) -> Int {
+        var blocksBelow = 0
+        var last = block - 1
+        while last < count {
+            blocksBelow &+= Int(truncatingIfNeeded: (sorted[last] &- key) >> 63)
+            last &+= block
         }
-        return base &+ (1 & Self.belowMask(sorted[base], key))
-    }
-
-    /// All ones when `candidate < key`, else zero.
-    @inline(__always)
-    private static func belowMask(_ candidate: UInt64, _ key: UInt64) -> Int {
-        Int(truncatingIfNeeded: Int64(bitPattern: candidate &- key) >> 63)
+        let start = blocksBelow * block
+        var rank = start
+        for index in start..<min(start + block - 1, count) {
+            rank &+= Int(truncatingIfNeeded: (sorted[index] &- key) >> 63)
+        }
+        return rank
     }
 }

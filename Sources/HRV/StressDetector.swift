@@ -101,8 +101,8 @@ public struct StressDetector {
     private var releaseStart: Double?
     private var openStress: StressEpisode?
     private var openActivity: StressEpisode?
-    /// Heart rates of the last minute of activity, for its peak.
-    private var activityHeartRates: [(time: Double, heartRate: Double)] = []
+    /// Peak heart rate of the last minute of activity.
+    private var activityPeak = SlidingExtremum(.maximum)
     private var recovery: (start: Double, lowest: Double, settled: Double?)?
     private var postureSettling = false
     private var lastTime = 0.0
@@ -170,7 +170,8 @@ public struct StressDetector {
         var judged = StressAssessment(
             state: .unknown, zScore: z, heartRateAboveRest: aboveRest, isCalibrating: false, breathingRate: breathingRate)
 
-        if trackActivity(time: time, windowAboveRest: aboveRest, referenceHR: referenceHR, emit: emit)
+        let recentHeartRate = recent.heartRate
+        if trackActivity(time: time, heartRate: recentHeartRate, windowAboveRest: aboveRest, referenceHR: referenceHR, emit: emit)
             || trackRecovery(time: time, z: z, aboveRest: aboveRest)
         {
             closeStress(at: time, emit: emit)
@@ -181,7 +182,7 @@ public struct StressDetector {
         // While the reference is measured afresh, a further step restarts nothing.
         if postureSettling {
             posture.reset()
-        } else if let heartRate = recent.heartRate, let change = posture.observe(heartRate: heartRate, at: time) {
+        } else if let recentHeartRate, let change = posture.observe(heartRate: recentHeartRate, at: time) {
             closeStress(at: change, emit: emit)
             // The 60 s window holds beats of the old posture for a minute after the change.
             reference.restart(notBefore: change + configuration.postureSettling)
@@ -200,21 +201,22 @@ public struct StressDetector {
         }
         guard let lnRMSSD, let heartRate, let z, let aboveRest else { return judged }
         let level = min(100, max(0, 25 + 50 * (referenceLn - lnRMSSD) + 0.5 * max(0, aboveRest)))
-        let reason = StressReason(
-            rmssdChange: Double.exp(lnRMSSD - referenceLn) - 1, rmssd: Double.exp(lnRMSSD), referenceRMSSD: Double.exp(referenceLn),
-            heartRateAboveRest: aboveRest, breathingRate: breathingRate)
         let wasOpen = openStress != nil
-        // The median of the last half minute's estimates: speech makes single ones jump.
-        let breathesFaster = medianBreathingRate.flatMap { median in
-            reference.breathingRate.map { median - $0 >= configuration.fasterBreathing }
-        } == true
+        // The median of the last half minute's estimates: speech makes single ones jump. (Nothing
+        // that takes the whole of self here: each copied the detector, every beat.)
+        let breathesFaster = if let rate = Self.median(ofThree: breathingRates), let resting = reference.breathingRate {
+            rate - resting >= configuration.fasterBreathing
+        } else {
+            false
+        }
         judged.state = trackStress(
-            time: time, z: z, aboveRest: aboveRest, breathesFaster: breathesFaster,
-            level: level, reason: reason, emit: emit)
+            time: time, lnRMSSD: lnRMSSD, referenceLn: referenceLn, z: z, aboveRest: aboveRest,
+            breathesFaster: breathesFaster, level: level, emit: emit)
         judged.level = level
         judged.episodeStarted = wasOpen ? nil : openStress
         // An acute episode (and the build-up to one) stays out of the reference it is judged by.
-        let acute = stressCandidate != nil || openStress.map { time - $0.start < configuration.referenceAdaptsAfter } == true
+        let recentEpisode = if let openStress { time - openStress.start < configuration.referenceAdaptsAfter } else { false }
+        let acute = stressCandidate != nil || recentEpisode
         if !acute { reference.add(lnRMSSD: lnRMSSD, heartRate: heartRate, breathingRate: breathingRate, at: time) }
         return judged
     }
@@ -242,25 +244,20 @@ public struct StressDetector {
         breathingRates.append(rate)
     }
 
-    /// The median of the last three breathing rates; nil before there are three.
-    private var medianBreathingRate: Double? {
-        guard breathingRates.count == 3 else { return nil }
-        let (a, b, c) = (breathingRates[0], breathingRates[1], breathingRates[2])
-        return max(min(a, b), min(max(a, b), c))
-    }
-
     // MARK: activity and recovery
 
     /// Whether the body is exercising now; opens and closes activity episodes. The last beats'
     /// heart rate follows the start and the end of exercise within seconds; heart rate stays high
     /// for minutes after exercise, so its end is read from the fall, not the level.
-    private mutating func trackActivity(time: Double, windowAboveRest: Double?, referenceHR: Double, emit: (StressEpisode) -> Void) -> Bool {
-        guard let heartRate = recent.heartRate else { return openActivity != nil }
+    private mutating func trackActivity(
+        time: Double, heartRate: Double?, windowAboveRest: Double?, referenceHR: Double, emit: (StressEpisode) -> Void
+    ) -> Bool {
+        guard let heartRate else { return openActivity != nil }
         let c = configuration
         if openActivity != nil {
-            activityHeartRates.removeAll { $0.time < time - 60 }
-            activityHeartRates.append((time, heartRate))
-            let peak = activityHeartRates.map(\.heartRate).max() ?? heartRate
+            activityPeak.removeValues(before: time - 60)
+            activityPeak.append(heartRate, at: time)
+            let peak = activityPeak.value ?? heartRate
             if heartRate >= referenceHR + c.activityExitMargin, heartRate > peak - c.activityDrop {
                 openActivity?.end = time
                 return true
@@ -280,7 +277,8 @@ public struct StressDetector {
         }
         guard starts else { return false }
         openActivity = StressEpisode(kind: .activity, start: time, end: time)
-        activityHeartRates = [(time, heartRate)]
+        activityPeak.removeAll()
+        activityPeak.append(heartRate, at: time)
         recovery = nil
         return true
     }
@@ -313,8 +311,8 @@ public struct StressDetector {
     // MARK: stress
 
     private mutating func trackStress(
-        time: Double, z: Double, aboveRest: Double, breathesFaster: Bool, level: Double, reason: StressReason,
-        emit: (StressEpisode) -> Void
+        time: Double, lnRMSSD: Double, referenceLn: Double, z: Double, aboveRest: Double, breathesFaster: Bool,
+        level: Double, emit: (StressEpisode) -> Void
     ) -> StressState {
         let c = configuration
         let resting: StressState = z <= -1 ? .elevated : .rest
@@ -342,6 +340,9 @@ public struct StressDetector {
         candidate.lastTrue = time
         stressCandidate = candidate
         guard time - candidate.start >= c.sustain else { return .elevated }
+        let reason = StressReason(
+            rmssdChange: Double.exp(lnRMSSD - referenceLn) - 1, rmssd: Double.exp(lnRMSSD), referenceRMSSD: Double.exp(referenceLn),
+            heartRateAboveRest: aboveRest, breathingRate: breathingRate)
         openStress = StressEpisode(kind: .stress, start: candidate.start, end: time, peakLevel: level, reason: reason)
         stressCandidate = nil
         releaseStart = nil
@@ -356,26 +357,11 @@ public struct StressDetector {
         emit(episode)
         openStress = nil
     }
-}
 
-/// ln RMSSD and HR of filled, good-quality windows during session calibration.
-struct CalibrationSamples {
-    private var lnRMSSD: [Double] = []
-    private var heartRate: [Double] = []
-    private var nextSample = 0.0
-    /// Seconds between samples: consecutive 60 s windows overlap almost entirely.
-    static let spacing = 5.0
-
-    mutating func add(lnRMSSD ln: Double, heartRate rate: Double, at time: Double) {
-        guard time >= nextSample else { return }
-        nextSample = time + Self.spacing
-        lnRMSSD.append(ln)
-        heartRate.append(rate)
-    }
-
-    /// Nil until at least six samples (half a minute of filled windows) exist.
-    func baseline(minimumSD: Double) -> Baseline? {
-        guard lnRMSSD.count >= 6 else { return nil }
-        return Baseline(source: .session, lnRMSSD: lnRMSSD, restingHR: heartRate, minimumSD: minimumSD)
+    /// The median of three breathing rates, nil until there are three.
+    private static func median(ofThree rates: [Double]) -> Double? {
+        guard rates.count == 3 else { return nil }
+        let (a, b, c) = (rates[0], rates[1], rates[2])
+        return max(min(a, b), min(max(a, b), c))
     }
 }

@@ -67,7 +67,11 @@ enum DecimalParser {
             let divisor = powersOfTen[-exponent]
             let product = mantissa.multipliedFullWidth(by: UInt64(scale))
             guard product.high < divisor else { return .tooLarge }
-            let (quotient, remainder) = divisor.dividingFullWidth(product)
+            // A product that fits 64 bits (any plausible interval) divides in one instruction;
+            // the 128-bit division is a library call.
+            let (quotient, remainder) = product.high == 0
+                ? product.low.quotientAndRemainder(dividingBy: divisor)
+                : divisor.dividingFullWidth(product)
             magnitude = remainder >= divisor - remainder ? quotient + 1 : quotient  // round half up
         } else if exponent > 0 {
             var scaled = Int128(mantissa) * Int128(scale)
@@ -84,7 +88,12 @@ enum DecimalParser {
         return .value(negative ? -Int64(magnitude) : Int64(magnitude))
     }
 
-    private static let powersOfTen: [UInt64] = (0...19).map { exponent in
-        (0..<exponent).reduce(1) { value, _ in value * 10 }
-    }
+    /// 10^0 … 10^19, written out: a literal table is laid out at build time, where one computed
+    /// at first use is checked for on every call.
+    private static let powersOfTen: [UInt64] = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+        10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
+        1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000,
+        1_000_000_000_000_000_000, 10_000_000_000_000_000_000,
+    ]
 }

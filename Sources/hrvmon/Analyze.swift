@@ -156,7 +156,8 @@ extension Analyze {
         let summary = AnalysisSummary(
             source: file,
             input: "session \(session.header.id) from \(device), \(Formatting.count(replayed.recording.rawBeats, "RR interval")) in 1/1024 s",
-            correction: replayed.configuration.correction, totals: replayed.recording, detections: replayed.detections,
+            correction: replayed.configuration.correction, totals: replayed.recording, variability: replayed.variability,
+            detections: replayed.detections,
             judge: replayed.judge)
         var output = FileStream.standardOutput
         output.write(summary.rendered(as: format))

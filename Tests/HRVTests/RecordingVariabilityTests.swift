@@ -108,7 +108,7 @@ import Testing
         #expect(frequency.hfPeak == expected.hf_peak_hz)
         #expect(frequency.respirationRate == expected.respiration_rate_bpm)
         let nonlinear = reference.nonlinear
-        if let alpha1 = nonlinear.dfa_alpha1 { #expect(abs(try #require(metrics.dfaAlpha1) - alpha1) < 1e-9) } else { #expect(metrics.dfaAlpha1 == nil) }
+        if let alpha1 = nonlinear.dfa_alpha1 { #expect(abs(try #require(metrics.dfaAlpha1) - alpha1) < 1e-9, "α1 \(String(describing: metrics.dfaAlpha1)) against \(alpha1)") } else { #expect(metrics.dfaAlpha1 == nil) }
         if let alpha2 = nonlinear.dfa_alpha2 { #expect(abs(try #require(metrics.dfaAlpha2) - alpha2) < 1e-9) } else { #expect(metrics.dfaAlpha2 == nil) }
         if let entropy = nonlinear.sampen { #expect(abs(try #require(metrics.sampleEntropy) - entropy) < 1e-9) }
         #expect(relativeError(metrics.baevskyIndex, reference.baevsky.baevsky_si) < 1e-12)

@@ -13,7 +13,7 @@ import Testing
         return sorted[lower] + (position - Double(lower)) * (sorted[upper] - sorted[lower])
     }
 
-    @Test(arguments: [1, 2, 11, 91])
+    @Test(arguments: [1, 2, 5, 11, 91, 360])
     func matchesSortingTheWindow(capacity: Int) {
         var generator = SeededGenerator(seed: UInt64(capacity))
         var window = SlidingQuantiles(capacity: capacity)

@@ -155,7 +155,7 @@ import Testing
         for interval in try Fixture.intervals(name) { pipeline.append(interval) { _ = judge.judge($0) } }
         judge.finish()
         #expect(judge.episodes.filter { $0.kind == .stress }.isEmpty, "\(judge.episodes)")
-        #expect((judge.stateSeconds[.rest] ?? 0) > 60, "\(judge.stateSeconds)")
+        #expect(judge.stateSeconds[.rest] > 60, "\(judge.stateSeconds)")
     }
 
     @Test func stressStateAlwaysHasALevel() throws {

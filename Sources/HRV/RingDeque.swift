@@ -1,0 +1,75 @@
+/// A double-ended queue in a ring of power-of-two capacity. It grows by doubling when full and
+/// never shrinks (`removeAll` keeps the storage), so once a window has held its most beats the
+/// queue allocates nothing: a per-beat `append` + `removeFirst` on an `Array` would shift every
+/// element, and `removeAll(where:)` or `filter` would copy the window.
+struct RingDeque<Element> {
+    private var storage: [Element] = []
+    /// `storage.count - 1` (0 before the first append): a slot is an offset masked with it.
+    private var mask = 0
+    /// Storage index of the first element.
+    private var head = 0
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+    var first: Element? { isEmpty ? nil : storage[head] }
+    var last: Element? { isEmpty ? nil : storage[slot(count - 1)] }
+
+    /// The element `offset` places from the first.
+    subscript(offset: Int) -> Element {
+        get {
+            precondition(offset >= 0 && offset < count, "RingDeque offset \(offset) out of 0..<\(count)")
+            return storage[slot(offset)]
+        }
+        set {
+            precondition(offset >= 0 && offset < count, "RingDeque offset \(offset) out of 0..<\(count)")
+            storage[slot(offset)] = newValue
+        }
+    }
+
+    mutating func append(_ element: Element) {
+        if count == storage.count { grow(filling: element) }
+        storage[slot(count)] = element
+        count += 1
+    }
+
+    mutating func prepend(_ element: Element) {
+        if count == storage.count { grow(filling: element) }
+        head = (head - 1) & mask
+        storage[head] = element
+        count += 1
+    }
+
+    @discardableResult
+    mutating func removeFirst() -> Element {
+        precondition(!isEmpty, "removeFirst from an empty RingDeque")
+        let element = storage[head]
+        head = (head + 1) & mask
+        count -= 1
+        return element
+    }
+
+    @discardableResult
+    mutating func removeLast() -> Element {
+        precondition(!isEmpty, "removeLast from an empty RingDeque")
+        count -= 1
+        return storage[slot(count)]
+    }
+
+    /// Empties the queue, keeping its storage.
+    mutating func removeAll() {
+        head = 0
+        count = 0
+    }
+
+    private func slot(_ offset: Int) -> Int { (head + offset) & mask }
+
+    /// Doubles the storage (at least 8), the elements moved to its start in order; `filler` only
+    /// initialises the slots not yet used.
+    private mutating func grow(filling filler: Element) {
+        var larger = [Element](repeating: filler, count: max(8, storage.count * 2))
+        for offset in 0..<count { larger[offset] = storage[slot(offset)] }
+        storage = larger
+        mask = larger.count - 1
+        head = 0
+    }
+}
