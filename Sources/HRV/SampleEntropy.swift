@@ -25,7 +25,7 @@ public enum SampleEntropy {
         let templates = n - dimension
         order.removeAll(keepingCapacity: true)
         order.append(contentsOf: 0..<templates)
-        order.sort { intervals[$0] < intervals[$1] || (intervals[$0] == intervals[$1] && $0 < $1) }
+        heapSort(&order) { intervals[$0] < intervals[$1] || (intervals[$0] == intervals[$1] && $0 < $1) }
         var (a, b) = (0, 0)
         intervals.withUnsafeBufferPointer { x in
             order.withUnsafeBufferPointer { order in
@@ -46,6 +46,29 @@ public enum SampleEntropy {
         }
         guard a > 0, b > 0 else { return nil }
         return -Double.log(Double(a) / Double(b))
+    }
+}
+
+/// Sorts in place without allocating (the standard library's sort takes a scratch buffer):
+/// heapsort, O(n log n).
+func heapSort(_ values: inout [Int], by isOrderedBefore: (Int, Int) -> Bool) {
+    values.withUnsafeMutableBufferPointer { values in
+        func siftDown(_ start: Int, _ end: Int) {
+            var root = start
+            while 2 * root + 1 < end {
+                var child = 2 * root + 1
+                if child + 1 < end, isOrderedBefore(values[child], values[child + 1]) { child += 1 }
+                guard isOrderedBefore(values[root], values[child]) else { return }
+                values.swapAt(root, child)
+                root = child
+            }
+        }
+        let count = values.count
+        for start in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(start, count) }
+        for end in stride(from: count - 1, to: 0, by: -1) {
+            values.swapAt(0, end)
+            siftDown(0, end)
+        }
     }
 }
 
