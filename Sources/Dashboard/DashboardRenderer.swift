@@ -154,6 +154,9 @@ extension DashboardState {
         if let rate = assessment.breathingRate {
             line.append("  breathing \(Formatting.fixed(rate, digits: 0))/min", .faint)
         }
+        if let alpha1 = latest?.dfaAlpha1 {
+            line.append("  α1 \(Formatting.fixed(alpha1, digits: 2))", .faint)
+        }
         return line
     }
 

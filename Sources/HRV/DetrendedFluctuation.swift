@@ -45,6 +45,20 @@ public struct DetrendedFluctuation: Equatable, Sendable {
         for n in Self.shortScales.lowerBound...Self.largestScale { due[n] |= 1 << (n - 1) }
     }
 
+    /// Starts afresh, keeping the storage.
+    public mutating func removeAll() {
+        count = 0
+        profile = 0
+        current = Totals()
+        totals[0] = Totals()
+        for n in residualSums.indices {
+            residualSums[n] = 0
+            boxes[n] = 0
+        }
+        for slot in due.indices { due[slot] = 0 }
+        for n in Self.shortScales.lowerBound...Self.largestScale { due[n] |= 1 << (n - 1) }
+    }
+
     public mutating func add(_ interval: RRInterval) {
         if count == 0 { first = interval.microticks }
         // The deviation from the first interval instead of the mean: the profiles then differ by

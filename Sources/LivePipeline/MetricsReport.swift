@@ -15,4 +15,6 @@ public struct MetricsReport: Equatable, Sendable {
     public var reference: ReferenceLevel?
     /// Beats judged so far (after the corrector's look-ahead).
     public var judgedBeats: Int
+    /// DFA α1 of the last two minutes (``RollingDFA``); nil before two minutes of beats.
+    public var dfaAlpha1: Double?
 }

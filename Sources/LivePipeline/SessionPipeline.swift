@@ -53,7 +53,7 @@ public struct SessionPipeline {
             time: time, sessionSeconds: latest.beat.seconds, rmssdWindow: latest.rmssdWindow,
             sdnnWindow: latest.sdnnWindow, assessment: assessment, baseline: observer.judge.detector.baseline,
             reference: observer.judge.detector.referenceLevel,
-            judgedBeats: pipeline.recording.beats)))
+            judgedBeats: pipeline.recording.beats, dfaAlpha1: observer.rollingDFA.alpha1())))
     }
 
     /// The link dropped: beats before and after are not neighbours.
@@ -105,6 +105,7 @@ private final class Observer {
     var judge: BeatJudge
     var contact = true
     var latest: (update: HRVUpdate, assessment: StressAssessment)?
+    var rollingDFA = RollingDFA()
     /// Index in `judge.effects` of the exercise under way.
     var runningExercise: (index: Int, pattern: String)?
     /// Effects before this index in `judge.effects` have been reported.
@@ -124,6 +125,7 @@ private final class Observer {
         emit(.placed(update.beat))
         let assessment = judge.judge(update, sensorContact: contact)
         latest = (update, assessment)
+        rollingDFA.add(update.beat)
         remember(update.beat)
         for episode in judge.episodes[ended...] { emit(.episode(episode)) }
         for suggestion in judge.suggestions[suggested...] { emit(.suggestion(suggestion)) }

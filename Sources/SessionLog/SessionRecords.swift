@@ -97,6 +97,8 @@ public enum SessionRecords {
                 $0.add("z", report.assessment.zScore)
                 $0.add("calibrating", report.assessment.isCalibrating)
                 $0.add("beats", report.judgedBeats)
+                $0.add("breathing_per_min", report.assessment.breathingRate)
+                $0.add("dfa_alpha1", report.dfaAlpha1)
             }
         case .malformed(let packet):
             with(record("error", packet.time)) {

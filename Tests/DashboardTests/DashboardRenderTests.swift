@@ -57,6 +57,7 @@ import Testing
         #expect(lines.contains { $0.hasSuffix("demo: 3 min 00 s of seated rest (simulated heart rate 62 bpm, RMSSD 45 ms)") })
         #expect(lines.last == " b breathe  n note  ? help  q quit")
         #expect(!lines.contains { $0.contains("rest band") }, "no band before the baseline is known")
+        #expect(!lines.contains { $0.contains("α1") }, "no α1 before two minutes of beats")
     }
 
     @Test func inTheStressSegmentStateBandAndPrompt() throws {
@@ -66,6 +67,8 @@ import Testing
         let lines = replay.state.render(size: Self.wide, colors: false)
         let stateLine = try #require(lines.first { $0.hasPrefix("  STRESS  level ") })
         #expect((40...100).contains(Self.number(after: "level ", in: [stateLine]) ?? 0))
+        // The last two minutes' DFA α1 beside the breathing rate.
+        #expect((0.2...1.8).contains(Self.number(after: "α1 ", in: [stateLine]) ?? 0), "\(stateLine)")
         let gauge = try #require(lines.first { $0.hasPrefix("  vs rest  ") })
         #expect(gauge.contains("rest band 3.") && gauge.hasSuffix(" (rolling)"))
         #expect(gauge.contains("◀") || gauge.contains("●"))

@@ -59,6 +59,18 @@ import Testing
         #expect(one.rmssdWindow.metrics?.rmssd != nil)
     }
 
+    /// The live report carries the last two minutes' DFA α1 once they are in, and the breathing
+    /// rate the detector reads.
+    @Test func reportsCarryAlpha1AndTheBreathingRate() throws {
+        let events = Self.run(Self.ticks, perPacket: { _ in 2 }).events
+        let reports = events.compactMap { if case .metrics(let report) = $0 { report } else { nil } }
+        #expect(reports.filter { $0.sessionSeconds < RollingDFA.window }.allSatisfy { $0.dfaAlpha1 == nil })
+        let last = try #require(reports.last)
+        let alpha1 = try #require(last.dfaAlpha1)
+        #expect(alpha1 > 0.2 && alpha1 < 1.8, "\(alpha1)")
+        #expect(reports.contains { $0.assessment.breathingRate != nil })
+    }
+
     /// Garbage between good packets is reported and counted; no beat is lost or invented.
     @Test func malformedPacketsAreCountedNeverFatal() {
         // Empty; an RR field of one byte; 16-bit HR and energy expended, then three RR bytes.
