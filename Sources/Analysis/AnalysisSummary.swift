@@ -41,12 +41,12 @@ public struct AnalysisSummary {
 
     /// An RR file's summary.
     /// The summary of an RR file read as `layout` says, its numbers in `unit`.
-    public init(source: String, layout: RRRecording.Layout, unit: RRUnit, pipeline: HRVPipeline, judge: BeatJudge) {
+    public init(source: String, layout: RRRecording.Layout, unit: RRUnit, pipeline: HRVPipeline, analysis: RecordingAnalysis) {
         let column = if case .csv(let name) = layout { ", column \(name)" } else { "" }
         self.init(
             source: source, input: "\(Formatting.count(pipeline.recording.rawBeats, "RR interval")) in \(unit.rawValue)\(column)",
-            correction: pipeline.configuration.correction, totals: pipeline.recording, variability: pipeline.variability,
-            detections: pipeline.detections, judge: judge)
+            correction: pipeline.configuration.correction, totals: pipeline.recording, variability: analysis.variability,
+            detections: pipeline.detections, judge: analysis.judge)
     }
 
     public func rendered(as format: OutputFormat) -> String {

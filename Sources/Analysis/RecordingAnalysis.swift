@@ -2,11 +2,16 @@ import HRV
 import Platform
 import Recordings
 
-/// A recording run through the pipeline and judged per beat, with series rows when asked.
-/// `analyze` and `baseline add` share it.
+/// A recording run through the pipeline and judged per beat, with series rows when asked, and
+/// the whole recording's frequency domain, DFA, SampEn and stress index. `analyze` and `baseline
+/// add` share it.
 public struct RecordingAnalysis {
     public var judge: BeatJudge
     public var writer: SeriesWriter?
+    /// Known once the recording is finished. Taken here, beside the pipeline rather than in it,
+    /// so live monitoring, which never shows them, does not pay for them per beat.
+    public private(set) var variability: VariabilityMetrics?
+    private var measures = RecordingVariability()
 
     public init(judge: BeatJudge, writer: SeriesWriter? = nil) {
         self.judge = judge
@@ -54,10 +59,12 @@ public struct RecordingAnalysis {
     private mutating func finish(through pipeline: inout HRVPipeline, output: inout FileStream) {
         pipeline.finish { observe($0, to: &output) }
         judge.finish()
+        variability = measures.finish()
     }
 
     private mutating func observe(_ update: HRVUpdate, to output: inout FileStream) {
         let assessment = judge.judge(update)
+        measures.add(update.beat)
         writer?.write(update, assessment, to: &output)
     }
 }

@@ -21,12 +21,6 @@ public struct HRVPipeline {
     /// Apart from the corrector, so the corrector's output is placed while it runs.
     private var timeline: BeatTimeline
     public var recording: RecordingTotals { timeline.recording }
-    /// The frequency domain, DFA, SampEn and stress index of everything placed so far (the
-    /// stream continues undisturbed: the running state is copied to be finished).
-    public var variability: VariabilityMetrics {
-        var running = timeline.variability
-        return running.finish()
-    }
 
     /// Artifacts detected so far, one count per detection (an ectopic beat changes two intervals
     /// but counts once).
@@ -78,7 +72,6 @@ private struct BeatTimeline {
     var now: Int64 = 0
     var gapPending = false
     var recording = RecordingTotals()
-    var variability = RecordingVariability()
 
     init(configuration: HRVPipeline.Configuration) {
         lowQualityCorrectedShare = configuration.lowQualityCorrectedShare
@@ -105,7 +98,6 @@ private struct BeatTimeline {
         rmssdWindow.admit(sequence, from: ring)
         sdnnWindow.admit(sequence, from: ring)
         recording.add(beat, difference: difference)
-        variability.add(beat)
         emit(HRVUpdate(
             beat: beat, sequence: sequence,
             rmssdWindow: snapshot(rmssdWindow), sdnnWindow: snapshot(sdnnWindow)))

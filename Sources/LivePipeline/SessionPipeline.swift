@@ -94,7 +94,6 @@ public struct SessionPipeline {
     }
 
     public var recording: RecordingTotals { pipeline.recording }
-    public var variability: VariabilityMetrics { pipeline.variability }
     public var detections: ArtifactCounts { pipeline.detections }
     public var configuration: HRVPipeline.Configuration { pipeline.configuration }
     public var judge: BeatJudge { observer.judge }

@@ -114,7 +114,7 @@ struct Analyze: ParsableCommand {
             throw badInput(error)
         }
         if !series {
-            let summary = AnalysisSummary(source: file, layout: layout.layout, unit: layout.unit, pipeline: pipeline, judge: analysis.judge)
+            let summary = AnalysisSummary(source: file, layout: layout.layout, unit: layout.unit, pipeline: pipeline, analysis: analysis)
             output.write(summary.rendered(as: format))
         }
         output.flush()
@@ -151,14 +151,18 @@ extension Analyze {
         case .session: nil
         case .personal: try personalBaseline(settings)
         }
-        let replayed = try badInputOnFailure { try SessionReplay.replay(session, settings: settings, baseline: baseline) }
+        var measures = RecordingVariability()
+        let replayed = try badInputOnFailure {
+            try SessionReplay.replay(session, settings: settings, baseline: baseline) { event in
+                if case .placed(let beat) = event { measures.add(beat) }
+            }
+        }
         let device = session.header.deviceName ?? session.header.deviceAddress ?? "an unknown sensor"
         let summary = AnalysisSummary(
             source: file,
             input: "session \(session.header.id) from \(device), \(Formatting.count(replayed.recording.rawBeats, "RR interval")) in 1/1024 s",
-            correction: replayed.configuration.correction, totals: replayed.recording, variability: replayed.variability,
-            detections: replayed.detections,
-            judge: replayed.judge)
+            correction: replayed.configuration.correction, totals: replayed.recording, variability: measures.finish(),
+            detections: replayed.detections, judge: replayed.judge)
         var output = FileStream.standardOutput
         output.write(summary.rendered(as: format))
         output.flush()

@@ -19,7 +19,7 @@ import Testing
         var analysis = RecordingAnalysis(judge: BeatJudge(detector: StressDetector()))
         var output = FileStream.standardOutput
         analysis.run(recording.intervals, through: &pipeline, output: &output)
-        return AnalysisSummary(source: name, layout: recording.layout, unit: recording.unit, pipeline: pipeline, judge: analysis.judge)
+        return AnalysisSummary(source: name, layout: recording.layout, unit: recording.unit, pipeline: pipeline, analysis: analysis)
     }
 
     /// The summary's JSON carries NeuroKit2's numbers for the MIT-BIH record (the references in

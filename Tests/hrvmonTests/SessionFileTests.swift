@@ -94,6 +94,10 @@ import Testing
             let liveValue = try #require(summary[live] as? Double)
             #expect(liveValue == replay[offline] as? Double, "\(live)")
         }
+        // The whole recording's research measures come with the replay too.
+        let frequency = try #require(replay["frequency"] as? [String: Any])
+        #expect((frequency["hf_ms2"] as? Double ?? 0) > 0)
+        #expect((replay["nonlinear"] as? [String: Any])?["dfa_alpha1"] is Double)
         let replayedStress = try #require(replay["stress_windows"] as? [[String: Any]])
         #expect(replayedStress.count == liveStress.count)
         for (live, replayed) in zip(liveStress, replayedStress) {
