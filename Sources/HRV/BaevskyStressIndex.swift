@@ -28,16 +28,16 @@ public struct BaevskyStressIndex: Equatable, Sendable {
         longest = max(longest, microticks)
     }
 
-    /// The index and its parts; nil without intervals or when all are equal (no range).
-    public var value: (index: Double, squareRoot: Double, mode: Double, amplitudeOfMode: Double, range: Double)? {
+    /// The index and its square root; nil without intervals or when all are equal (no range).
+    public var value: (index: Double, squareRoot: Double)? {
         guard count > 0, longest > shortest else { return nil }
         var modal = 0
         for index in counts.indices where counts[index] > counts[modal] { modal = index }
         let perSecond = Double(RRInterval.microticksPerSecond)
         let mode = (Double(modal) + 0.5) * Double(Self.classWidth) / perSecond
-        let amplitude = 100 * Double(counts[modal]) / Double(count)
+        let amplitudeOfMode = 100 * Double(counts[modal]) / Double(count)
         let range = Double(longest - shortest) / perSecond
-        let index = amplitude / (2 * mode * range)
-        return (index, index.squareRoot(), mode, amplitude, range)
+        let index = amplitudeOfMode / (2 * mode * range)
+        return (index, index.squareRoot())
     }
 }

@@ -42,7 +42,7 @@ public struct DetrendedFluctuation: Equatable, Sendable {
     public init() {
         totals = Array(repeating: Totals(), count: Self.largestScale + 1)
         due = Array(repeating: 0, count: Self.largestScale + 1)
-        for n in Self.shortScales.lowerBound...Self.largestScale { due[n] |= 1 << (n - 1) }
+        removeAll()
     }
 
     /// Starts afresh, keeping the storage.

@@ -34,7 +34,7 @@ public struct RecordingVariability {
         let sampleEntropy = entropy.finish()
         return VariabilityMetrics(
             frequency: frequency, dfaAlpha1: alpha1, dfaAlpha2: alpha2, sampleEntropy: sampleEntropy.value,
-            sampleEntropySegments: sampleEntropy.segments, baevsky: baevsky.value.map { ($0.index, $0.squareRoot) })
+            sampleEntropySegments: sampleEntropy.segments, baevsky: baevsky.value)
     }
 }
 
@@ -52,7 +52,7 @@ public struct VariabilityMetrics: Equatable, Sendable {
 
     public init(
         frequency: FrequencyDomainMetrics?, dfaAlpha1: Double?, dfaAlpha2: Double?, sampleEntropy: Double?,
-        sampleEntropySegments: Int?, baevsky: (index: Double, root: Double)?
+        sampleEntropySegments: Int?, baevsky: (index: Double, squareRoot: Double)?
     ) {
         self.frequency = frequency
         self.dfaAlpha1 = dfaAlpha1
@@ -60,6 +60,6 @@ public struct VariabilityMetrics: Equatable, Sendable {
         self.sampleEntropy = sampleEntropy
         self.sampleEntropySegments = sampleEntropySegments
         baevskyIndex = baevsky?.index
-        baevskyIndexRoot = baevsky?.root
+        baevskyIndexRoot = baevsky?.squareRoot
     }
 }

@@ -62,8 +62,7 @@ struct SplineResampler {
         guard count > 0 else { return }
         switch seen {
         case 1:
-            let only = values[0]
-            emitSample(emit) { _ in only }
+            emit(values[0])
         case 2:
             // A straight line through two knots.
             slopes[count - 2] = (values[count - 1] - values[count - 2]) / (times[count - 1] - times[count - 2])
@@ -142,7 +141,7 @@ struct SplineResampler {
             let c2 = (3 * m - 2 * s0 - s1) / h
             let c3 = (s0 + s1 - 2 * m) / (h * h)
             let isLast = final && i + 1 == end
-            emitSample(emit, before: t1, inclusive: isLast) { t in
+            emitSamples(emit, until: t1, inclusive: isLast) { t in
                 let u = t - t0
                 return v0 + u * (s0 + u * (c2 + u * c3))
             }
@@ -153,15 +152,12 @@ struct SplineResampler {
 
     /// Emits the samples at times before `limit` (or up to it when `inclusive`), from the spline
     /// piece `value`.
-    private mutating func emitSample(_ emit: (Double) -> Void, before limit: Double = .infinity, inclusive: Bool = true, value: (Double) -> Double) {
-        while true {
-            let t = origin + Double(nextSample) / sampleRate
-            // As the grid is counted, ⌊(last − first)·rate + 1e-9⌋ + 1 samples: a sample a hair
-            // past the last beat by rounding still counts.
-            let position = (limit - origin) * sampleRate
-            let inside = inclusive ? Double(nextSample) <= position + 1e-9 : Double(nextSample) < position
-            guard limit.isFinite ? inside : nextSample == 0 else { return }
-            emit(value(t))
+    private mutating func emitSamples(_ emit: (Double) -> Void, until limit: Double, inclusive: Bool, value: (Double) -> Double) {
+        // As the grid is counted, ⌊(last − first)·rate + 1e-9⌋ + 1 samples: a sample a hair past
+        // the last beat by rounding still counts.
+        let position = (limit - origin) * sampleRate
+        while inclusive ? Double(nextSample) <= position + 1e-9 : Double(nextSample) < position {
+            emit(value(origin + Double(nextSample) / sampleRate))
             nextSample += 1
         }
     }
