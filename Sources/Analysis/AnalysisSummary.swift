@@ -168,7 +168,8 @@ public struct AnalysisSummary {
             func describe(_ statistics: IntervalStatistics) -> String {
                 "RMSSD \(fixed(statistics.rmssd, 0, " ms")), HR \(fixed(statistics.meanHR, 0, " bpm"))"
             }
-            lines.append("  Exercise     \(Formatting.clock(effect.start))–\(Formatting.clock(effect.end)): before \(describe(effect.before)); during \(describe(effect.during)); after \(describe(effect.after))")
+            lines.append("  Exercise     \(Formatting.clock(effect.start))–\(Formatting.clock(effect.end)): before \(describe(effect.before)); during \(describe(effect.during)); after \(describe(effect.after))"
+                + (effect.coherence.meanScore.map { "; " + Coherence.text($0) + " during" } ?? ""))
         }
         if correction != nil {
             let counts = ArtifactClass.allCases.map { "\(detections[$0]) \($0.rawValue)" }

@@ -50,7 +50,20 @@ extension DashboardState {
         let hint = configuration.acceptsKeys ? "Breathe with the bar; b stops the exercise." : "Breathe with the bar."
         var compact = StyledLine("  ")
         compact.append(bar)
-        return (box(title, BreathingBar.style(position.phase), [bar, StyledLine(hint, .faint)], inner), [compact])
+        if let coherence = latest?.coherence { compact.append("  " + Coherence.text(coherence.score), .strong) }
+        let lines = [bar, coherenceLine(elapsed), StyledLine(hint, .faint)]
+        return (box(title, BreathingBar.style(position.phase), lines, inner), [compact])
+    }
+
+    /// The exercise's newest coherence reading with the rate it shows, or when the first comes.
+    private func coherenceLine(_ elapsed: Double) -> StyledLine {
+        guard let coherence = latest?.coherence else {
+            let wait = max(0, CoherenceMeter.window - elapsed)
+            return StyledLine(wait > 0 ? "coherence in \(Formatting.clock(wait))" : "coherence: waiting for a steady minute", .faint)
+        }
+        var line = StyledLine(Coherence.text(coherence.score), .strong)
+        line.append("  at \(Formatting.fixed(coherence.peakFrequency * 60, digits: 1))/min", .faint)
+        return line
     }
 
     private func effectLines(_ effect: ExerciseEffect) -> [StyledLine] {
@@ -64,7 +77,9 @@ extension DashboardState {
         }
         var header = StyledLine("".padding(toLength: 8))
         for (name, _) in spans { header.append(name.padding(toLength: 12), .faint) }
-        return [header, row("RMSSD", \.rmssd, 0, "ms"), row("HR", \.meanHR, 0, "bpm")]
+        let rows = [header, row("RMSSD", \.rmssd, 0, "ms"), row("HR", \.meanHR, 0, "bpm")]
+        guard let score = effect.coherence.meanScore else { return rows }
+        return rows + [StyledLine(Coherence.text(score) + " during the exercise (mean of \(effect.coherence.readings) readings)")]
     }
 
     /// `lines` in a frame with `title` on its top edge, `inner` characters wide inside.

@@ -1,11 +1,13 @@
 /// The measured effect of one breathing exercise: RMSSD and heart rate in the minute before it,
-/// during it, and in the two minutes after, from the corrected beats (exact sums, as the windows).
+/// during it, and in the two minutes after, from the corrected beats (exact sums, as the windows);
+/// and the coherence of the beats during it.
 public struct ExerciseEffect: Equatable, Sendable {
     public var start: Double
     public var end: Double
     public private(set) var before = IntervalStatistics()
     public private(set) var during = IntervalStatistics()
     public private(set) var after = IntervalStatistics()
+    public private(set) var coherence = CoherenceMeter()
     /// The last beat seen and the span it fell in: a successive difference is formed only
     /// within one span.
     private var previousBeat: Beat?
@@ -24,6 +26,8 @@ public struct ExerciseEffect: Equatable, Sendable {
     public mutating func observe(_ beat: Beat) {
         let span = span(of: beat.seconds)
         defer { (previousBeat, previousSpan) = (beat, span) }
+        // The meter sees every beat of the exercise: an unusable one may carry the gap flag.
+        if span == .during { coherence.add(beat) }
         guard beat.isUsable, let span else { return }
         let predecessor = previousBeat.flatMap { previousSpan == span && beat.formsDifference(after: $0) ? $0 : nil }
         switch span {

@@ -17,4 +17,7 @@ public struct MetricsReport: Equatable, Sendable {
     public var judgedBeats: Int
     /// DFA α1 of the last two minutes (``RollingDFA``); nil before two minutes of beats.
     public var dfaAlpha1: Double?
+    /// The running breathing exercise's newest coherence reading; nil outside exercises and
+    /// before the exercise's first 64 s.
+    public var coherence: Coherence?
 }

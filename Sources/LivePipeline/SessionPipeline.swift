@@ -53,7 +53,8 @@ public struct SessionPipeline {
             time: time, sessionSeconds: latest.beat.seconds, rmssdWindow: latest.rmssdWindow,
             sdnnWindow: latest.sdnnWindow, assessment: assessment, baseline: observer.judge.detector.baseline,
             reference: observer.judge.detector.referenceLevel,
-            judgedBeats: pipeline.recording.beats, dfaAlpha1: observer.rollingDFA.alpha1())))
+            judgedBeats: pipeline.recording.beats, dfaAlpha1: observer.rollingDFA.alpha1(),
+            coherence: observer.runningExercise.flatMap { observer.judge.effects[$0.index].coherence.latest })))
     }
 
     /// The link dropped: beats before and after are not neighbours.

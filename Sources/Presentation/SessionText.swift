@@ -54,6 +54,7 @@ public enum SessionText {
                 + "RMSSD \(number(effect.before.rmssd, 1)) → \(number(effect.after.rmssd, 1)) ms, "
                 + "HR \(number(effect.before.meanHR, 0)) → \(number(effect.after.meanHR, 0)) bpm "
                 + "(the minute before → the two minutes after)"
+                + (effect.coherence.meanScore.map { "; " + Coherence.text($0) + " during" } ?? "")
         }
     }
 
@@ -81,6 +82,7 @@ extension ExerciseEffect {
             "RMSSD \(statistics.rmssd.map { Formatting.fixed($0, digits: 1) } ?? "–") ms, HR \(statistics.meanHR.map { Formatting.fixed($0, digits: 0) } ?? "–") bpm"
         }
         return "exercise effect: before \(span(before)); during \(span(during)); after \(span(after))"
+            + (coherence.meanScore.map { "; " + Coherence.text($0) + " during" } ?? "")
     }
 }
 

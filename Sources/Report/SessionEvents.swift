@@ -1,3 +1,4 @@
+import HRV
 import Platform
 import Presentation
 import SessionLog
@@ -49,5 +50,6 @@ public enum SessionEvents {
         let parts = [values(\.rmssd, "ms").map { "RMSSD " + $0 }, values(\.heartRate, "bpm").map { "heart rate " + $0 }].compactMap { $0 }
         guard !parts.isEmpty else { return nil }
         return parts.joined(separator: ", ") + " (the minute before → during → the 2 minutes after)"
+            + (effect.coherence.map { "; " + Coherence.text($0) + " during" } ?? "")
     }
 }

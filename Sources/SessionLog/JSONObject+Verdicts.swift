@@ -37,6 +37,13 @@ extension JSONObject {
             span.add("beats", statistics.count)
             add(name, span)
         }
+        add("coherence", effect.coherence.meanScore.map { mean in
+            var coherence = JSONObject()
+            coherence.add("mean", mean)
+            coherence.add("peak_hz", effect.coherence.meanPeakFrequency)
+            coherence.add("readings", effect.coherence.readings)
+            return coherence
+        })
     }
 }
 

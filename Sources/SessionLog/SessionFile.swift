@@ -85,6 +85,9 @@ public struct SessionFile: Sendable {
         public var before: Span
         public var during: Span
         public var after: Span
+        /// The exercise's mean coherence score (0–1); nil when it had none (shorter than the
+        /// 64-s window, or recorded before hrvmon measured it).
+        public var coherence: Double?
     }
 
     public struct LinkChange: Sendable {

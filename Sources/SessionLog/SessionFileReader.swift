@@ -222,7 +222,9 @@ public enum SessionFileReader {
                 let values = try fields.object(key)
                 return SessionFile.Effect.Span(rmssd: try values?.optionalDouble("rmssd_ms"), heartRate: try values?.optionalDouble("hr_bpm"))
             }
-            return SessionFile.Effect(start: try fields.double("start_s"), before: try span("before"), during: try span("during"), after: try span("after"))
+            return SessionFile.Effect(
+                start: try fields.double("start_s"), before: try span("before"), during: try span("during"), after: try span("after"),
+                coherence: try fields.object("coherence")?.optionalDouble("mean"))
         }
 
         private func baseline(_ fields: Fields?) throws(LineError) -> Baseline? {

@@ -99,9 +99,15 @@ import Testing
         }
         let lines = replay.state.render(size: Self.wide, colors: false)
         #expect(lines.contains { $0.hasPrefix("  ┌─ resonance breathing, 6.0 a minute · ") })
+        #expect(lines.contains { $0.hasPrefix("  │ coherence in 0:") }, "no reading before the exercise's first 64 s")
         #expect(lines.last == " b stop breathing  n note  ? help  q quit")
         #expect(!replay.state.exerciseIsDue(at: start + 299))
         #expect(replay.state.exerciseIsDue(at: start + 300))
+        // Past the first 64 s of beats, the newest coherence reading and the rate it shows.
+        replay.play(until: 420)
+        let coherence = try #require(replay.state.render(size: Self.wide, colors: false).first { $0.hasPrefix("  │ coherence ") })
+        let score = try #require(Self.number(after: "coherence ", in: [coherence]))
+        #expect((0...100).contains(score) && coherence.contains(" %  at ") && coherence.contains("/min"), "\(coherence)")
     }
 
     /// The demo takes the exercise in its breathing segment; at the end its effect is shown.
@@ -115,6 +121,9 @@ import Testing
         let values = rmssd.split(separator: " ").compactMap { Double($0) }
         #expect(values.count == 3 && values[1] > 1.5 * values[0], "breathing raises RMSSD: \(rmssd)")
         #expect(lines[top + 3].hasPrefix("  │ HR      "))
+        #expect(lines[top + 4].hasPrefix("  │ coherence "), "the exercise's coherence under its numbers")
+        #expect((70...100).contains(Int(Self.number(after: "coherence ", in: [lines[top + 4]]) ?? 0)), "\(lines[top + 4])")
+        #expect(lines[top + 4].contains(" % during the exercise (mean of "))
         #expect(lines.contains { $0.hasPrefix("  ┌─ Session over ─") })
         #expect(lines.contains { $0.contains("Press q to quit.") })
         #expect(lines[0].contains("ended  10:00"))

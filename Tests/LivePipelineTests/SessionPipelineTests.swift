@@ -71,6 +71,35 @@ import Testing
         #expect(reports.contains { $0.assessment.breathingRate != nil })
     }
 
+    /// During an exercise the reports carry the exercise's coherence once its first 64 s are in,
+    /// and nothing outside it; the effect holds the mean of the same readings a meter fed the
+    /// exercise's placed beats takes.
+    @Test func exercisesReportTheirCoherence() throws {
+        var pipeline = SessionPipeline(pipeline: .init(), judge: BeatJudge(detector: StressDetector()))
+        var events: [LiveEvent] = []
+        var time = 1_000.0
+        for (index, tick) in Self.ticks.enumerated() {
+            if index == 60 { pipeline.startExercise("resonance", at: time, emit: { events.append($0) }) }
+            if index == 200 { pipeline.stopExercise(at: time, emit: { events.append($0) }) }
+            time += Double(tick) / 1024
+            pipeline.receive(Packet.measurement(rr: [tick]), at: time, emit: { events.append($0) })
+        }
+        pipeline.finish(at: time, emit: { events.append($0) })
+        let marks = events.compactMap { if case .exercise(let mark) = $0 { mark } else { nil } }
+        let (start, end) = (marks[0].sessionSeconds, marks[1].sessionSeconds)
+        let reports = events.compactMap { if case .metrics(let report) = $0 { report } else { nil } }
+        #expect(reports.filter { $0.sessionSeconds <= start + CoherenceMeter.window - 3 || $0.sessionSeconds > end + 3 }
+            .allSatisfy { $0.coherence == nil })
+        #expect(reports.filter { $0.sessionSeconds > start + CoherenceMeter.window + 3 && $0.sessionSeconds < end - 3 }
+            .allSatisfy { $0.coherence != nil })
+        var meter = CoherenceMeter()
+        for case .placed(let beat) in events where beat.seconds > start && beat.seconds <= end { meter.add(beat) }
+        let effect = try #require(events.lazy.compactMap { if case .effect(let effect) = $0 { effect } else { nil } }.first)
+        #expect(meter.readings > 10)
+        #expect(effect.coherence.readings == meter.readings)
+        #expect(effect.coherence.meanScore == meter.meanScore)
+    }
+
     /// Garbage between good packets is reported and counted; no beat is lost or invented.
     @Test func malformedPacketsAreCountedNeverFatal() {
         // Empty; an RR field of one byte; 16-bit HR and energy expended, then three RR bytes.

@@ -42,7 +42,7 @@ import Testing
         // The note is text, never markup.
         #expect(!page.contains("<script"))
         #expect(page.contains("&lt;script&gt;alert(&quot;hi&quot;)&lt;/script&gt; &amp; tea"))
-        #expect(page.contains("RMSSD 20 → 61 → 45 ms, heart rate 80 → 66 → 63 bpm"))
+        #expect(page.contains("RMSSD 20 → 61 → 45 ms, heart rate 80 → 66 → 63 bpm (the minute before → during → the 2 minutes after); coherence 83 % during"))
         #expect(page.contains("the sensor went out of range"))
         #expect(page.contains("Content-Security-Policy"))
         // Figures are the file's own.

@@ -47,7 +47,7 @@ public struct SessionFixture {
             case 210: lines.append(#"{"type":"suggestion","t":\#(time),"session_s":\#(seconds),"reason":"RMSSD 18 ms, 57 % below your reference of 42 ms, for 1 min","pattern":"resonance","minutes":5,"tip":"Unclench your jaw."}"#)
             case 225: lines.append(#"{"type":"exercise","t":\#(time),"event":"started","pattern":"resonance","session_s":220}"#)
             case 286: lines.append(#"{"type":"exercise","t":\#(time),"event":"stopped","pattern":"resonance","session_s":280}"#)
-            case 420: lines.append(#"{"type":"effect","t":\#(time),"start_s":220,"end_s":280,"before":{"rmssd_ms":20,"hr_bpm":80,"beats":60},"during":{"rmssd_ms":61,"hr_bpm":66,"beats":60},"after":{"rmssd_ms":45,"hr_bpm":63,"beats":120}}"#)
+            case 420: lines.append(#"{"type":"effect","t":\#(time),"start_s":220,"end_s":280,"before":{"rmssd_ms":20,"hr_bpm":80,"beats":60},"during":{"rmssd_ms":61,"hr_bpm":66,"beats":60},"after":{"rmssd_ms":45,"hr_bpm":63,"beats":120},"coherence":{"mean":0.8312,"peak_hz":0.1,"readings":3}}"#)
             case 470: lines.append(#"{"type":"activity","t":\#(time),"start_s":400,"end_s":450,"peak_level":null}"#)
             default: break
             }

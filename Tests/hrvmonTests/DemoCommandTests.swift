@@ -178,7 +178,10 @@ import Testing
         #expect(summary.hasPrefix("648 beats, 0 malformed notifications in 10 min 00 s · RMSSD 43.7 ms · HR 65 bpm"), "\(summary)")
         let effect = try #require(lines.last).trimmingCharacters(in: .whitespaces)
         #expect(effect.hasPrefix("breathing 5:58–7:59: RMSSD 2"), "\(effect)")
-        #expect(effect.contains(" → ") && effect.hasSuffix("(the minute before → the two minutes after)"))
+        #expect(effect.contains(" → ") && effect.contains("(the minute before → the two minutes after); coherence "))
+        // Paced breathing in the demo's simulated subject: one tall peak near 6/min.
+        #expect((70...100).contains(Int(effect.split(separator: " ").dropLast(2).last ?? "") ?? 0), "\(effect)")
+        #expect(effect.hasSuffix(" % during"))
         #expect(result.stderr.isEmpty)
     }
 
