@@ -59,7 +59,7 @@ let package = Package(
 
         // How numbers, durations, states, session events and tables are written for people, shared
         // by the text output, the dashboard and the HTML report.
-        .target(name: "Presentation", dependencies: ["Platform", "HRV", "LivePipeline", "SessionLog"]),
+        .target(name: "Presentation", dependencies: ["Platform", "HRV", "LivePipeline", "SessionLog", numerics]),
         // The user's data directory: session files, the resting history, the last sensor.
         .target(name: "UserData", dependencies: ["Platform", "HRV", "Settings", "SessionLog"]),
         // Offline analysis of a recorded RR file, or of session files (replayed through the live
@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["CDBus", "DBus"]),
         .testTarget(name: "BlueZTests", dependencies: ["DBus", "BlueZ"]),
         .testTarget(name: "BluetoothHCITests", dependencies: ["Platform", "BluetoothHCI"]),
-        .testTarget(name: "PresentationTests", dependencies: ["Presentation"]),
+        .testTarget(name: "PresentationTests", dependencies: ["HRV", "Presentation"]),
         .testTarget(name: "UserDataTests", dependencies: ["Platform", "SessionLog", "UserData"]),
         .testTarget(
             name: "AnalysisTests", dependencies: ["Platform", "HRV", "Recordings", "SessionLog", "Analysis", "TestSupport"]),

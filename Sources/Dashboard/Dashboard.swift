@@ -1,3 +1,4 @@
+import HRV
 import LivePipeline
 import Platform
 import Presentation
@@ -23,6 +24,9 @@ public final class Dashboard {
     private var needsDrawing = true
     private var isClosed = false
 
+    /// The pacer's cues as sound, when asked for and a sound service runs.
+    public var audible: AudiblePacer?
+
     /// Keys reach the dashboard (stdin is a terminal), so it can wait for `q`.
     public var acceptsKeys: Bool { state.configuration.acceptsKeys }
 
@@ -45,8 +49,11 @@ public final class Dashboard {
     deinit { close() }
 
     public func handle(_ event: SessionEvent, at time: Double) {
-        state.apply(event, at: time)
+        state.apply(event, at: max(time, clock()))
         if bell, case .live(.suggestion) = event { screen.bell() }
+        if case .live(.exercise(let mark)) = event {
+            if mark.kind == .started, let pacer = state.exercise?.pacer { audible?.play(pacer.startCue) } else { audible?.stop() }
+        }
         if state.exercise != nil { scheduleFrame() }
         needsDrawing = true
     }
@@ -63,6 +70,7 @@ public final class Dashboard {
         keySource?.cancel()
         signalSource?.cancel()
         frameTimer?.cancel()
+        audible?.stop()
         screen.restore()
         TerminalSignals.reset()
         if let summary = state.summary {
@@ -81,9 +89,12 @@ public final class Dashboard {
         screen.draw(state.render(size: screen.size, colors: colors))
     }
 
+    /// The next frame in 1/20 s, or at the end of the phase if that comes sooner, so a phase
+    /// change (and its sound) is never up to a frame late.
     private func scheduleFrame() {
         guard frameTimer == nil else { return }
-        frameTimer = loop.schedule(after: Self.frameInterval) { [weak self] in self?.frame() }
+        let remaining = state.exercise?.pacer.position.remaining ?? Self.frameInterval
+        frameTimer = loop.schedule(after: min(Self.frameInterval, max(0.001, remaining))) { [weak self] in self?.frame() }
     }
 
     /// One frame of the pacer; the exercise stops by itself after its configured length.
@@ -91,7 +102,7 @@ public final class Dashboard {
         frameTimer = nil
         guard state.exercise != nil else { return }
         let now = clock()
-        state.advancePacer(to: now)
+        for cue in state.advancePacer(to: now) { audible?.play(cue) }
         needsDrawing = true
         if state.exerciseIsDue(at: now) { perform(.toggleExercise) }
         if state.exercise != nil { scheduleFrame() }

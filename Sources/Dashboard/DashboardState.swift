@@ -120,7 +120,10 @@ public struct DashboardState {
         case .episode(let episode) where episode.kind == .stress: prompt = nil
         case .suggestion(let suggestion): prompt = suggestion
         case .exercise(let mark) where mark.kind == .started:
-            exercise = Exercise(pacer: BreathingPacer(pattern: configuration.pattern, start: mark.time), start: mark.time, time: mark.time)
+            // The pacer starts when the dashboard learns of the exercise: a demo step played late
+            // carries its planned time, and the pacer must not jump ahead by the delay.
+            let begin = max(mark.time, now)
+            exercise = Exercise(pacer: BreathingPacer(pattern: configuration.pattern, start: begin), start: begin, time: begin)
             prompt = nil
             finishedExercise = nil
             effect = nil
@@ -134,12 +137,14 @@ public struct DashboardState {
         }
     }
 
-    /// Moves the pacer to `time` (a frame of its animation).
-    public mutating func advancePacer(to time: Double) {
-        guard var running = exercise, time > running.time else { return }
-        _ = running.pacer.advance(to: time)
+    /// Moves the pacer to `time` (a frame of its animation); the phase changes passed.
+    @discardableResult
+    public mutating func advancePacer(to time: Double) -> [BreathingPacer.Cue] {
+        guard var running = exercise, time > running.time else { return [] }
+        let cues = running.pacer.advance(to: time)
         running.time = time
         exercise = running
+        return cues
     }
 
     /// The exercise has run its configured length and should be stopped.

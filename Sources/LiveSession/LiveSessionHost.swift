@@ -36,6 +36,7 @@ public struct LiveSessionHost {
             throw error
         }
         run.takeNotes(loop: loop, clock: clock)
+        if let dashboard { run.pace(dashboard, voice: settings.breathing.sound, at: clock()) }
         self.loop = loop
     }
 

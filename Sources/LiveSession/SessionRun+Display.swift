@@ -43,6 +43,19 @@ extension SessionRun {
         return dashboard
     }
 
+    /// The dashboard's pacer heard too, as `breathing.sound` asks; where nothing can play it, a
+    /// notice says why and the pacer stays silent.
+    func pace(_ dashboard: Dashboard, voice: String, at time: Double) {
+        guard let voice = AudiblePacer.Voice(rawValue: voice), voice != .off else { return }
+        do {
+            let audible = try AudiblePacer(voice: voice, directory: NoteInbox.directory)
+            audible.prepare(session.judge.coach.pattern)
+            dashboard.audible = audible
+        } catch {
+            report(.notice("the pacer stays silent: \(error)"), at: time)
+        }
+    }
+
     /// Suggestions as desktop notifications too, when `notify.desktop` is on and a session bus runs.
     func notifyDesktop(_ settings: Settings.Notify, loop: EventLoop) {
         if let notifier = DesktopNotifier(settings, loop: loop) { add(notifier) }

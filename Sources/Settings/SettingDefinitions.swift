@@ -60,6 +60,10 @@ extension SettingDefinition {
                "At most one suggestion per this many seconds."),
         SettingDefinition(key: "breathing.bell", kind: .flag(\.breathing.bell),
                           help: "Ring the terminal bell with a suggestion (in the dashboard)."),
+        SettingDefinition(
+            key: "breathing.sound",
+            kind: .text(allowed: "off, tone or speech", check: { ["off", "tone", "speech"].contains($0) }, \.breathing.sound),
+            help: "Audible pacing for eyes-closed breathing: a tone gliding up on each inhale and down on each exhale (PulseAudio or PipeWire), or the phase spoken (speech-dispatcher). Silent where no such service runs."),
         SettingDefinition(key: "notify.desktop", kind: .flag(\.notify.desktop),
                           help: "Show each suggestion as a desktop notification too, when a notification service runs on the session bus."),
         number("notify.min_interval_seconds", 0...86400, \.notify.minimumInterval,

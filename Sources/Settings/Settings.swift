@@ -63,6 +63,8 @@ public struct Settings: Equatable, Sendable {
         public var cooldown = 1200.0
         /// Ring the terminal bell with a suggestion.
         public var bell = true
+        /// Audible pacing: off, tone or speech.
+        public var sound = "off"
         /// Extra stress-relief tips, added to the built-in ones.
         public var tips: [String] = []
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dashboard
 import HRV
+import LiveSession
 import Platform
 import Presentation
 
@@ -23,6 +24,9 @@ struct Breathe: ParsableCommand {
 
     @Option(help: "Length of the exercise in minutes (default: breathing.minutes, 5).")
     var minutes: Double?
+
+    @Option(help: "Hear the pacer: off, tone (rising on the inhale, falling on the exhale) or speech (default: breathing.sound, off).")
+    var sound: AudiblePacer.Voice?
 
     @OptionGroup var config: ConfigOptions
 
@@ -53,15 +57,21 @@ struct Breathe: ParsableCommand {
         output.write("\(chosen.name): \(Formatting.fixed(chosen.breathsPerMinute, digits: 1)) breaths a minute for \(Formatting.duration(duration))\n")
         if animated { output.write(BreathingBar.hideCursor) } else { output.write(Self.line(pacer.startCue)) }
         output.flush()
+        let audible = Self.audiblePacer(sound ?? AudiblePacer.Voice(rawValue: settings.sound) ?? .off, speed: speed)
+        audible?.prepare(chosen)
+        audible?.play(pacer.startCue)
 
         var now = 0.0
         // The animation redraws at 20 frames a second only while the exercise runs; line output
         // sleeps until the next phase change.
         while now < duration && !Interruption.requested {
-            let next = animated ? now + 0.05 : min(duration, now + (pacer.position.remaining > 0 ? pacer.position.remaining : 0.05))
+            // A frame every 1/20 s, and one at each phase change so its sound starts on time.
+            let remaining = pacer.position.remaining > 0 ? pacer.position.remaining : 0.05
+            let next = min(duration, now + (animated ? min(0.05, remaining) : remaining))
             clock.sleep(until: next)
             now = min(clock.elapsed, duration)
             let cues = pacer.advance(to: now)
+            for cue in cues where cue.time < duration { audible?.play(cue) }
             if animated {
                 output.write(bar.frame(pacer.position, elapsed: now, duration: duration))
             } else {
@@ -69,11 +79,25 @@ struct Breathe: ParsableCommand {
             }
             output.flush()
         }
+        audible?.stop()
         if animated { output.write("\r" + BreathingBar.clearLine + BreathingBar.showCursor) }
         let breaths = pacer.position.breaths
         let ended = Interruption.requested ? "stopped after" : "done:"
         output.write("\(ended) \(Formatting.count(breaths, "breath")) in \(Formatting.duration(now))\n")
         output.flush()
+    }
+
+    /// The pacer's sound, or nil: off, or (said on stderr) nothing here can play it.
+    static func audiblePacer(_ voice: AudiblePacer.Voice, speed: Double) -> AudiblePacer? {
+        guard voice != .off else { return nil }
+        do {
+            return try AudiblePacer(voice: voice, directory: NoteInbox.directory, speed: speed)
+        } catch {
+            var errors = FileStream.standardError
+            errors.write("\(Program.name): the pacer stays silent: \(error)\n")
+            errors.flush()
+            return nil
+        }
     }
 
     static func line(_ cue: BreathingPacer.Cue) -> String {

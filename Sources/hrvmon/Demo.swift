@@ -45,7 +45,7 @@ struct Demo: ParsableCommand {
     }
 
     func run() throws {
-        let settings = try config.load()
+        let settings = display.applied(to: try config.load())
         let chosen: Scenario
         do {
             chosen = try Scenario(presetOrSpec: scenario)
@@ -71,7 +71,9 @@ struct Demo: ParsableCommand {
         }
         let run = host.run
         // Only the dashboard has a pacer to breathe with; lines keep the demo's speed throughout.
-        if host.dashboard != nil { run.add(clock) }
+        // First: the pace changes the moment an exercise starts, before any other output spends
+        // time on the event (writing the file, the pacer's first sound), or the pacer starts late.
+        if host.dashboard != nil { run.add(clock, first: true) }
         DemoPlayback.announce(on: run, at: start)
 
         var next = 0

@@ -1,7 +1,9 @@
 import ArgumentParser
+import Dashboard
 import LiveSession
 import Platform
 import Presentation
+import Settings
 
 /// How a running session is shown: `--format` and `--no-dashboard`.
 struct DisplayOptions: ParsableArguments {
@@ -10,6 +12,16 @@ struct DisplayOptions: ParsableArguments {
 
     @Flag(name: .customLong("no-dashboard"), help: "Print text lines even on a terminal.")
     var noDashboard = false
+
+    @Option(help: "Hear the dashboard's breathing pacer: off, tone or speech (default: breathing.sound, off).")
+    var sound: AudiblePacer.Voice?
+
+    /// The settings with `--sound` in effect.
+    func applied(to settings: Settings) -> Settings {
+        var settings = settings
+        if let sound { settings.breathing.sound = sound.rawValue }
+        return settings
+    }
 
     /// Text on a terminal that can draw one gets the dashboard.
     var display: SessionDisplay {

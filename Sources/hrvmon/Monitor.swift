@@ -44,7 +44,7 @@ struct Monitor: ParsableCommand {
     }
 
     func run() throws {
-        let settings = try config.load()
+        let settings = display.applied(to: try config.load())
         let baseline = try badInputOnFailure { try DataDirectory.personalBaseline(settings) }
         let bus = try SystemBus()
         let query = try device ?? DataDirectory.lastSensor() ?? chooseByScanning(bus)
