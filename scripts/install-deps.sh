@@ -12,9 +12,9 @@ set -euo pipefail
 build=(pkg-config libdbus-1-dev libbluetooth-dev)
 # tmux runs the terminal tests; dbus-daemon, python3-dbus and python3-gi run the fake bluetoothd
 # the BlueZ tests talk to; chromium renders the HTML reports headless in their tests; make runs
-# `make install` in a test, systemd's systemd-analyze verifies the user unit, and groff lints the
-# manual page.
-tests=(tmux dbus-daemon python3-dbus python3-gi chromium make systemd groff-base)
+# `make install` in a test, systemd's systemd-analyze verifies the user unit, groff lints the
+# manual page, and a private PulseAudio server (recorded with parec) hears the audible pacer.
+tests=(tmux dbus-daemon python3-dbus python3-gi chromium make systemd groff-base pulseaudio pulseaudio-utils)
 
 list=false
 if [ "${1:-}" = --list ]; then list=true; shift; fi
