@@ -95,15 +95,15 @@ extension DailyTrend {
             ("ln_rmssd_7d_mean", .number(day.readiness?.week?.mean)),
             ("ln_rmssd_7d_sd", .number(day.readiness?.week?.sd)),
             ("ln_rmssd_7d_cv_pct", .number(day.readiness?.week?.cvPercent)),
-            ("ln_rmssd_7d_days", .number(day.readiness?.week.map { Double($0.days) })),
+            ("ln_rmssd_7d_days", .integer(day.readiness?.week?.days)),
             ("range_ln_rmssd_mean", .number(day.readiness?.normal?.mean)),
             ("range_ln_rmssd_sd", .number(day.readiness?.normal?.sd)),
             ("range_ln_rmssd_low", .number(day.readiness?.range?.lowerBound)),
             ("range_ln_rmssd_high", .number(day.readiness?.range?.upperBound)),
-            ("range_days", .number(day.readiness?.normal.map { Double($0.days) })),
+            ("range_days", .integer(day.readiness?.normal?.days)),
             ("range_change", .text(day.readiness?.change?.rawValue)),
-            ("utc_offset_s", .number(day.readiness?.utcOffset.map(Double.init))),
-            ("previous_utc_offset_s", .number(day.readiness?.previousUTCOffset.map(Double.init))),
+            ("utc_offset_s", .integer(day.readiness?.utcOffset)),
+            ("previous_utc_offset_s", .integer(day.readiness?.previousUTCOffset)),
         ]
     }
 
