@@ -45,7 +45,9 @@ extension DailyTrend {
         for day in trend {
             var said: [String] = []
             if let change = day.readiness?.change, let mean = day.readiness?.week?.mean {
-                said.append("7-day mean ln RMSSD \(Formatting.fixed(mean, digits: 2)) \(change.rawValue) your normal range \(band(day.readiness?.range))")
+                // Three decimals: a mean just outside the range must not read as equal to its edge.
+                let range = day.readiness?.range.map { Formatting.fixed($0.lowerBound, digits: 3) + "–" + Formatting.fixed($0.upperBound, digits: 3) } ?? ""
+                said.append("7-day mean ln RMSSD \(Formatting.fixed(mean, digits: 3)) \(change.rawValue) your normal range \(range)")
             }
             if let change = day.restingHRChange { said.append("resting HR \(change.rawValue) your usual") }
             if let now = day.readiness?.utcOffset, let before = day.readiness?.previousUTCOffset {

@@ -40,7 +40,8 @@ public final class CheckProgress: SessionOutput {
         case .live(.metrics(let report)):
             heartRate = report.rmssdWindow.metrics?.meanHR ?? heartRate
         case .link, .notice, .sensor(.identity):
-            guard let text = SessionText.line(for: event) else { return }
+            // Once measured, the link's stopping is no news.
+            guard !completed, let text = SessionText.line(for: event) else { return }
             write((redraws ? "\r\u{1B}[K" : "") + text + "\n")
             shown = nil
         default:

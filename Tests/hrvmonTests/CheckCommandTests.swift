@@ -132,6 +132,58 @@ import Testing
         #expect(!stored.contains("check"), "--dry-run keeps nothing")
     }
 
+    /// For people: instructions, a countdown line a phase and each half minute, the result and
+    /// the verdict, on the generated 90-day history of LongViewTests (shifted to end yesterday).
+    /// The output is kept in .build/test-artifacts/check.txt (README's example).
+    @Test func textForPeople() throws {
+        let home = Hrvmon.freshHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try FileManager.default.createDirectory(atPath: home + "/data/hrvmon", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: home + "/config/hrvmon", withIntermediateDirectories: true)
+        try LiveProcess.fastLink.write(toFile: home + "/config/hrvmon/config", atomically: true, encoding: .utf8)
+        let fixture = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: Fixture.url("readiness_reference.json"))) as? [String: Any])
+        let travel = try #require((fixture["histories"] as? [[String: Any]])?.first { $0["name"] as? String == "travel" })
+        var records = try #require(travel["records"] as? [[String: Any]])
+        let formatter = DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        let today = try #require(travel["today"] as? String)
+        let last = try #require(formatter.date(from: today))
+        let shift = (Date().timeIntervalSince(last) / 86_400).rounded(.down) - 1
+        for index in records.indices {
+            let text = try #require(records[index]["day"] as? String)
+            let day = try #require(formatter.date(from: text))
+            records[index]["day"] = formatter.string(from: day.addingTimeInterval(shift * 86_400))
+            records[index]["t"] = (records[index]["t"] as? Double ?? 0) + shift * 86_400
+            if records[index]["kind"] is NSNull { records[index]["kind"] = nil }
+        }
+        try JSONSerialization.data(withJSONObject: ["measurements": records, "version": 1]).write(
+            to: URL(fileURLWithPath: home + "/data/hrvmon/baseline.json"))
+
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let check = try LiveProcess(
+            ["check", "--device", FakeBluetooth.polar, "--minutes", "1"], environment: fake.environment.merging(Self.environment) { $1 },
+            home: home)
+        #expect(try MonitorCommandTests.waitForSubscriber(fake))
+        try Self.send(seconds: 90, to: fake, from: Self.ticks)
+        #expect(check.waitForExit(timeout: 20) == 0, "\(check.stderr)")
+        let lines = check.allLines
+        try? FileManager.default.createDirectory(atPath: HeadlessChromium.artifacts, withIntermediateDirectories: true)
+        try (lines.joined(separator: "\n") + "\n").write(toFile: HeadlessChromium.artifacts + "/check.txt", atomically: true, encoding: .utf8)
+        #expect(lines.first == "Morning check: 0:30 to settle, then 1 min 00 s measured.")
+        #expect(lines.contains { $0.hasPrefix("settling, not measured yet: 0:") })
+        #expect(lines.filter { $0.hasPrefix("measuring: ") }.count == 2, "\(lines)")
+        let expected = Self.expected(Self.ticks)
+        #expect(lines.contains { $0.hasPrefix("ln RMSSD \(String(format: "%.2f", expected.ln)) ") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("7-day mean ") && $0.contains("CV ") })
+        #expect(lines.contains { $0.hasPrefix("normal range ") && $0.hasSuffix("of the last 60 days") })
+        #expect(lines.contains { $0.hasPrefix("verdict: ") })
+        #expect(lines.contains { $0.hasPrefix("kept as ") && $0.contains("(UTC+00:00)") })
+        #expect(lines.contains { $0.hasPrefix("time zone changed since the last measured day: UTC+09:00 → UTC+00:00") })
+    }
+
     @Test func interruptedKeepsNothing() throws {
         let fake = try FakeBluetooth()
         defer { fake.stop() }

@@ -25,6 +25,8 @@ Histories:
   of days missing, all checks at UTC+01:00 — for the false-positive rate.
 
 Run: python3 make_readiness_reference.py [--check]   (numpy 2.4.6; no other dependency)
+     python3 make_readiness_reference.py --example-baseline PATH --end YYYY-MM-DD
+       writes the "travel" history, shifted to end on that day, as a baseline.json (README's example)
 """
 import datetime as dt
 import json
@@ -55,7 +57,7 @@ def record(day, hour, minute, offset, ln, kind, source):
             "resting_hr_bpm": 55.0, "kind": kind, "source": source}
 
 
-def travel_history(rng):
+def travel_history(rng, start=START):
     records = []
     new_york, tokyo = -5 * 3600, 9 * 3600
     missing = {12, 13, 41, 66, 88} | set(range(55, 60))
@@ -63,7 +65,7 @@ def travel_history(rng):
     for index in range(120):
         if index in missing or index == lost_to_flight:
             continue
-        day = START + dt.timedelta(days=index)
+        day = start + dt.timedelta(days=index)
         offset = new_york if index <= 70 else tokyo
         value = 4.0 + rng.normal(0, 0.15) - (0.6 if 100 <= index <= 107 else 0)
         if index < 30:
@@ -77,7 +79,7 @@ def travel_history(rng):
             if index == 90:
                 # A second check the same morning: the later one is the day's.
                 records.append(record(day, 6, 30, offset, value + 0.3, "check", "check-early"))
-    return records, START + dt.timedelta(days=119)
+    return records, start + dt.timedelta(days=119)
 
 
 def stable_history(rng):
@@ -155,7 +157,18 @@ def build():
     return {"meta": {"generator": "make_readiness_reference.py", "numpy": np.__version__}, "histories": histories}
 
 
+def example_baseline(path, end):
+    start = dt.date.fromisoformat(end) - dt.timedelta(days=119)
+    records, _ = travel_history(np.random.default_rng(19), start)
+    measurements = [{k: v for k, v in r.items() if v is not None} for r in records]
+    Path(path).write_text(json.dumps({"measurements": measurements, "version": 1}, indent=2, sort_keys=True) + "\n")
+    print(f"wrote {path}: {len(measurements)} measurements, {start} to {end}")
+
+
 def main():
+    if "--example-baseline" in sys.argv:
+        example_baseline(sys.argv[sys.argv.index("--example-baseline") + 1], sys.argv[sys.argv.index("--end") + 1])
+        return
     text = json.dumps(build(), separators=(",", ":"), sort_keys=True) + "\n"
     if "--check" in sys.argv:
         same = OUT.read_text() == text
