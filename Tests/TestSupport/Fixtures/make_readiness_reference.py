@@ -54,7 +54,7 @@ def record(day, hour, minute, offset, ln, kind, source):
     t = utc_time(day, hour, minute, offset)
     assert local_day(t, offset) == day
     return {"day": local_day(t, offset).isoformat(), "t": t, "utc_offset_s": offset, "ln_rmssd": round(float(ln), 12),
-            "resting_hr_bpm": 55.0, "kind": kind, "source": source}
+            "resting_hr_bpm": round(55.0 - 12 * (float(ln) - 4.0), 1), "kind": kind, "source": source}
 
 
 def travel_history(rng, start=START):
