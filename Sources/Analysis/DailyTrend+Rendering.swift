@@ -22,37 +22,62 @@ extension DailyTrend {
         }
         text += Formatting.columns([
             ["ln RMSSD", chart(trend.map(\.lnRMSSD))],
+            ["7-day mean", chart(trend.map(\.readiness?.week?.mean))],
             ["resting HR", chart(trend.map(\.restingHR))],
             ["stress", chart(trend.map { $0.sessions > 0 ? $0.stressMinutes : nil })],
         ])
         text += "\n"
-        func normalBand(_ baseline: Baseline?) -> String {
-            guard let baseline else { return "–" }
-            let low = Formatting.fixed(baseline.lnRMSSDMean - baseline.lnRMSSDSD, digits: 2)
-            let high = Formatting.fixed(baseline.lnRMSSDMean + baseline.lnRMSSDSD, digits: 2)
-            return low + "–" + high
+        func band(_ range: ClosedRange<Double>?) -> String {
+            range.map { Formatting.fixed($0.lowerBound, digits: 2) + "–" + Formatting.fixed($0.upperBound, digits: 2) } ?? "–"
         }
         var rows: [[String]] = []
-        for day in trend.reversed() where day.lnRMSSD != nil || day.sessions > 0 {
+        for day in trend.reversed() where day.lnRMSSD != nil || day.sessions > 0 || day.readiness?.week != nil {
             let stress = day.sessions > 0 ? Formatting.fixed(day.stressMinutes, digits: 0) + " min" : "–"
+            let week = day.readiness?.week
             rows.append([
-                day.day, value(day.lnRMSSD, 2) + flag(day.lnRMSSDChange), normalBand(day.normal),
+                day.day, value(day.lnRMSSD, 2), day.lnRMSSD == nil ? "" : day.isCheck ? "check" : "sessions",
+                value(week?.mean, 2) + flag(day.readiness?.change), value(week?.cvPercent, 1, " %"), band(day.readiness?.range),
                 value(day.restingHR, 0, " bpm") + flag(day.restingHRChange), stress, String(day.sessions),
             ])
         }
         guard !rows.isEmpty else { return text + "no resting measurements or sessions in these days\n" }
-        text += Formatting.columns([["DAY", "LN RMSSD", "NORMAL", "RESTING HR", "STRESS", "SESSIONS"]] + rows)
-        let changes = trend.filter { $0.lnRMSSDChange != nil || $0.restingHRChange != nil }
-        for day in changes {
+        text += Formatting.columns([["DAY", "LN RMSSD", "FROM", "7-DAY MEAN", "CV", "NORMAL (60 D)", "RESTING HR", "STRESS", "SESSIONS"]] + rows)
+        for day in trend {
             var said: [String] = []
-            if let change = day.lnRMSSDChange { said.append("ln RMSSD \(change.rawValue) your normal range") }
+            if let change = day.readiness?.change, let mean = day.readiness?.week?.mean {
+                // Three decimals: a mean just outside the range must not read as equal to its edge.
+                let range = day.readiness?.range.map { Formatting.fixed($0.lowerBound, digits: 3) + "–" + Formatting.fixed($0.upperBound, digits: 3) } ?? ""
+                said.append("7-day mean ln RMSSD \(Formatting.fixed(mean, digits: 3)) \(change.rawValue) your normal range \(range)")
+            }
             if let change = day.restingHRChange { said.append("resting HR \(change.rawValue) your usual") }
-            text += "\(day.day): \(said.joined(separator: "; "))\n"
+            if let now = day.readiness?.utcOffset, let before = day.readiness?.previousUTCOffset {
+                said.append("measured at \(Formatting.utcOffset(now)), the measured day before at \(Formatting.utcOffset(before))")
+            }
+            if !said.isEmpty { text += "\(day.day): \(said.joined(separator: "; "))\n" }
         }
-        if trend.allSatisfy({ $0.normal == nil }) {
-            text += "no normal range yet: it needs resting values on at least a few days (see `hrvmon baseline`)\n"
-        }
+        text += summary(trend)
         return text
+    }
+
+    /// Where the last day stands: its week against the normal range, and the CV's trend.
+    static func summary(_ trend: [DailyTrend]) -> String {
+        guard let last = trend.last?.readiness else { return "" }
+        guard let normal = last.normal, let range = last.range, let milliseconds = last.rangeRMSSD else {
+            return "no normal range yet: it needs resting values on \(ReadinessTrend.minimumRangeDays) of the " +
+                "\(ReadinessTrend.rangeDays) days before a day (see `hrvmon check`)\n"
+        }
+        var text = "normal range \(Formatting.fixed(range.lowerBound, digits: 2))–\(Formatting.fixed(range.upperBound, digits: 2)) " +
+            "(RMSSD \(Formatting.fixed(milliseconds.lowerBound, digits: 0))–\(Formatting.fixed(milliseconds.upperBound, digits: 0)) ms): " +
+            "mean ± SD of \(Formatting.count(normal.days, "day")) of the last \(ReadinessTrend.rangeDays)"
+        if let week = last.week {
+            let verdict = last.change.map { "\($0.rawValue) it" } ?? "within it"
+            text += "; 7-day mean \(Formatting.fixed(week.mean, digits: 2)) (\(week.days) of 7 days) \(verdict), CV \(Formatting.fixed(week.cvPercent, digits: 1)) %"
+            if trend.count > 7, let earlier = trend[trend.count - 8].readiness?.week {
+                let direction = week.cvPercent > earlier.cvPercent ? "up" : "down"
+                text += " (\(direction) from \(Formatting.fixed(earlier.cvPercent, digits: 1)) % a week before)"
+            }
+        }
+        return text + "\n"
     }
 
     /// A day's values, in order: the JSON keys and the CSV columns.
@@ -68,6 +93,19 @@ extension DailyTrend {
             ("resting_hr_change", .text(day.restingHRChange?.rawValue)),
             ("stress_min", .number(day.stressMinutes)),
             ("sessions", .integer(day.sessions)),
+            ("morning_check", .flag(day.isCheck)),
+            ("ln_rmssd_7d_mean", .number(day.readiness?.week?.mean)),
+            ("ln_rmssd_7d_sd", .number(day.readiness?.week?.sd)),
+            ("ln_rmssd_7d_cv_pct", .number(day.readiness?.week?.cvPercent)),
+            ("ln_rmssd_7d_days", .integer(day.readiness?.week?.days)),
+            ("range_ln_rmssd_mean", .number(day.readiness?.normal?.mean)),
+            ("range_ln_rmssd_sd", .number(day.readiness?.normal?.sd)),
+            ("range_ln_rmssd_low", .number(day.readiness?.range?.lowerBound)),
+            ("range_ln_rmssd_high", .number(day.readiness?.range?.upperBound)),
+            ("range_days", .integer(day.readiness?.normal?.days)),
+            ("range_change", .text(day.readiness?.change?.rawValue)),
+            ("utc_offset_s", .integer(day.readiness?.utcOffset)),
+            ("previous_utc_offset_s", .integer(day.readiness?.previousUTCOffset)),
         ]
     }
 

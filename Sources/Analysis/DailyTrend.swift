@@ -7,14 +7,16 @@ public struct DailyTrend: Equatable {
     public var day: String
     public var lnRMSSD: Double?
     public var restingHR: Double?
+    /// Whether the day's value is its morning check (`hrvmon check`) rather than sessions' calibrations.
+    public var isCheck = false
+    /// The long view: the 7-day rolling mean and CV, the normal range of the 60 days before.
+    public var readiness: ReadinessTrend.Day?
     /// The personal baseline from the days before this one; nil with too few of them.
     public var normal: Baseline?
     public var stressMinutes: Double
     public var sessions: Int
 
-    public enum Change: String {
-        case below, above
-    }
+    public typealias Change = ReadinessTrend.Change
 
     /// Resting heart rate this far from the usual counts as a change, bpm.
     public static let heartRateMargin = 5.0
@@ -41,12 +43,14 @@ public struct DailyTrend: Equatable {
     ) -> [DailyTrend] {
         guard let last = CalendarDay(today) else { return [] }
         let measured = Dictionary(uniqueKeysWithValues: history.daily(days: days, today: today).map { ($0.day, $0) })
+        let readiness = Dictionary(uniqueKeysWithValues: history.readiness(days: days, today: today).map { (CalendarDay(ordinal: $0.day).text, $0) })
         return (0..<days).reversed().compactMap { offset -> DailyTrend? in
             guard let day = last.adding(days: -offset)?.text else { return nil }
             let previous = CalendarDay(day)?.adding(days: -1)?.text ?? day
             let daySessions = sessions.filter { $0.day == day }
             return DailyTrend(
                 day: day, lnRMSSD: measured[day]?.lnRMSSD, restingHR: measured[day]?.restingHR,
+                isCheck: measured[day]?.isCheck ?? false, readiness: readiness[day],
                 normal: history.baseline(days: baselineDays, minimumDays: minimumDays, minimumSD: minimumSD, today: previous),
                 stressMinutes: daySessions.reduce(0) { $0 + $1.stressMinutes }, sessions: daySessions.count)
         }

@@ -52,12 +52,15 @@ public struct LiveSessionHost {
     }
 
     /// Adds the resting values the session measured to the personal history, when its file was
-    /// kept whole (the history points at it); the failure, if the history cannot be written.
-    public func keepRestingValues(measuredOn day: String) -> DataDirectory.Failure? {
+    /// kept whole (the history points at it), on the local day it started, with its UTC offset;
+    /// the failure, if the history cannot be written.
+    public func keepRestingValues(startedAt start: Double) -> DataDirectory.Failure? {
         guard let recorder, !recorder.failed, let measured = run.session.judge.detector.sessionBaseline else { return nil }
         do {
             try DataDirectory.updateHistory {
-                $0.record(RestingMeasurement(day: day, measured: measured, source: SessionStore.id(of: recorder.path)))
+                $0.record(RestingMeasurement(
+                    day: WallClock.day(start), measured: measured, source: SessionStore.id(of: recorder.path), time: start,
+                    utcOffset: WallClock.utcOffset(start)))
             }
             return nil
         } catch {

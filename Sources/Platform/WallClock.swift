@@ -21,6 +21,9 @@ public enum WallClock {
         return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
     }
 
+    /// Seconds east of UTC of the local time zone at that instant (daylight saving included).
+    public static func utcOffset(_ unixSeconds: Double) -> Int { Int(local(unixSeconds).tm_gmtoff) }
+
     /// ISO 8601 local time with its UTC offset: `2026-11-21T10:15:00+01:00`.
     public static func iso8601(_ unixSeconds: Double) -> String {
         let parts = local(unixSeconds)

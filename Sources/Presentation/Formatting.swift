@@ -35,6 +35,13 @@ public enum Formatting {
         return "\(total / 60):\(twoDigits(total % 60))"
     }
 
+    /// `UTC+01:00`, `UTC−05:00` from seconds east of UTC.
+    public static func utcOffset(_ seconds: Int) -> String {
+        let minutes = seconds / 60
+        let hours = abs(minutes) / 60, rest = abs(minutes) % 60
+        return "UTC\(minutes < 0 ? "−" : "+")\(twoDigits(hours)):\(twoDigits(rest))"
+    }
+
     /// Rows as left-aligned columns two spaces apart, one line each.
     public static func columns(_ rows: [[String]]) -> String {
         let widths = (rows.first ?? []).indices.map { column in rows.map { $0[column].count }.max() ?? 0 }

@@ -3,7 +3,7 @@ import SessionLog
 /// tabular formats come from one list of named values.
 public enum TableCell {
     case number(Double?)
-    case integer(Int)
+    case integer(Int?)
     case text(String?)
     case flag(Bool)
 
@@ -12,7 +12,7 @@ public enum TableCell {
     public var csv: String {
         switch self {
         case .number(let number): number.map { $0.isFinite ? String($0) : "" } ?? ""
-        case .integer(let integer): String(integer)
+        case .integer(let integer): integer.map(String.init) ?? ""
         case .text(let text): text ?? ""
         case .flag(let flag): flag ? "1" : "0"
         }

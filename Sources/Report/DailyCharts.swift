@@ -12,24 +12,35 @@ public struct DailyCharts {
 
     public func lnRMSSD() -> String {
         let values = report.days.compactMap(\.resting?.lnRMSSD)
-        let bands = report.days.compactMap(\.baseline)
-        let low = (values + bands.map { $0.lnRMSSDMean - $0.lnRMSSDSD }).min() ?? 3
-        let high = (values + bands.map { $0.lnRMSSDMean + $0.lnRMSSDSD }).max() ?? 4
+        let ranges = report.days.compactMap(\.readiness?.range)
+        let means = report.days.compactMap(\.readiness?.week?.mean)
+        let low = (values + means + ranges.map(\.lowerBound)).min() ?? 3
+        let high = (values + means + ranges.map(\.upperBound)).max() ?? 4
         let (range, ticks) = NiceTicks.covering(low - 0.1, high + 0.1, count: 5)
         var chart = frame(y: range, ticks: ticks, title: "ln RMSSD at rest")
         for (index, day) in report.days.enumerated() {
-            guard let baseline = day.baseline else { continue }
-            let (mean, sd) = (baseline.lnRMSSDMean, baseline.lnRMSSDSD)
-            chart.box(x: Double(index), Double(index + 1), y: mean - sd, mean + sd, class: "band",
-                      title: "\(LocalTime.shortDate(day.day)): normal range \(Formatting.fixed(mean - sd, digits: 2))–\(Formatting.fixed(mean + sd, digits: 2)) (RMSSD \(Formatting.milliseconds(baseline.normalRMSSD.lowerBound))–\(Formatting.milliseconds(baseline.normalRMSSD.upperBound))), personal baseline of \(Formatting.count(baseline.samples, "day"))")
+            guard let normal = day.readiness?.normal, let band = day.readiness?.range, let milliseconds = day.readiness?.rangeRMSSD else { continue }
+            chart.box(x: Double(index), Double(index + 1), y: band.lowerBound, band.upperBound, class: "band",
+                      title: "\(LocalTime.shortDate(day.day)): normal range \(Formatting.fixed(band.lowerBound, digits: 2))–\(Formatting.fixed(band.upperBound, digits: 2)) (RMSSD \(Formatting.milliseconds(milliseconds.lowerBound))–\(Formatting.milliseconds(milliseconds.upperBound))), mean ± SD of \(Formatting.count(normal.days, "day")) of the 60 before")
+        }
+        plot(\.readiness?.week?.mean, on: &chart, line: "line-week", dot: "dot-week") { day, value in
+            let cv = day.readiness?.week.map { ", CV \(Formatting.fixed($0.cvPercent, digits: 1)) % over \(Formatting.count($0.days, "day"))" } ?? ""
+            let change = day.readiness?.change.map { ", \($0.rawValue) the normal range" } ?? ""
+            return "\(LocalTime.shortDate(day.day)): 7-day mean ln RMSSD \(Formatting.fixed(value, digits: 2))\(cv)\(change)"
+        }
+        for (index, day) in report.days.enumerated() {
+            guard let change = day.readiness?.change, let mean = day.readiness?.week?.mean else { continue }
+            chart.dot(x: Double(index) + 0.5, y: mean, radius: 6, class: "mark-\(change.rawValue)",
+                      title: "\(LocalTime.shortDate(day.day)): 7-day mean \(Formatting.fixed(mean, digits: 2)) \(change.rawValue) the normal range")
         }
         plot(\.resting?.lnRMSSD, on: &chart, line: "line-ln", dot: "dot-ln") { day, value in
             "\(LocalTime.shortDate(day.day)): ln RMSSD \(Formatting.fixed(value, digits: 2)) (RMSSD \(Formatting.milliseconds(Double.exp(value)))) at rest"
         }
         emptyNote(values.isEmpty, "No resting measurements in these days", on: &chart)
+        let marked = report.days.filter { $0.readiness?.change != nil }.count
         return chart.rendered(
             id: "daily-ln-rmssd", title: "Resting ln RMSSD per day",
-            summary: "Resting ln RMSSD on \(Formatting.count(values.count, "day")) of \(count), with the personal normal range (mean ± 1 SD of the baseline days) shaded where there was enough history.")
+            summary: "Resting ln RMSSD on \(Formatting.count(values.count, "day")) of \(count), its 7-day rolling mean, and the normal range (mean ± 1 SD of the 60 days before) shaded where there was enough history; \(Formatting.count(marked, "day")) with the 7-day mean outside it.")
     }
 
     public func restingHeartRate() -> String {

@@ -1,3 +1,4 @@
+import HRV
 import Platform
 import Presentation
 import RealModule
@@ -15,8 +16,8 @@ public enum DaysPage {
             subtitle: "\(Formatting.count(report.sessions.count, "session")) · days are local calendar days (\(LocalTime.offsetName(at: generated)))")
         body += ReportPage.figures(figures(report), columns: 6)
         body += report.unreadable.map { ReportPage.warning("Session \($0.id) could not be read and is left out: \($0.reason)") }.joined()
-        body += "<h2>Resting values</h2><p class=\"lead\">From the personal resting history: each session's calibration at rest and imported morning readings.</p>"
-        body += "<div class=\"grid-2\"><figure>\(charts.lnRMSSD())<figcaption>ln RMSSD at rest; shaded: the personal normal range (mean ± 1 SD) the monitor judged stress against that day.</figcaption></figure>"
+        body += "<h2>Resting values</h2><p class=\"lead\">From the personal resting history: a day's morning check (<code>hrvmon check</code>) when it has one, otherwise its sessions' calibrations at rest and imported readings.</p>"
+        body += "<div class=\"grid-2\"><figure>\(charts.lnRMSSD())<figcaption>ln RMSSD at rest (dots; a morning check when there was one); dashed: its 7-day rolling mean; shaded: the normal range, mean ± 1 SD of the 60 days before; ringed: days whose 7-day mean left the range (red below, blue above).</figcaption></figure>"
         body += "<figure>\(charts.restingHeartRate())<figcaption>Resting heart rate, bpm.</figcaption></figure></div>"
         body += "<h2>Stress and monitoring</h2>"
         body += "<div class=\"grid-2\"><figure>\(charts.stressMinutes())<figcaption>Minutes of stress per day, from the sessions' stress episodes.</figcaption></figure>"
@@ -51,12 +52,13 @@ public enum DaysPage {
         } else {
             figures.append(ReportPage.Figure(label: "Resting values", value: "—", detail: "none in these days"))
         }
-        if let baseline = report.days.last?.baseline {
+        if let today = report.days.last?.readiness, let normal = today.normal, let milliseconds = today.rangeRMSSD {
             figures.append(ReportPage.Figure(
-                label: "Normal range", value: "\(Formatting.fixed(baseline.normalRMSSD.lowerBound, digits: 0))–\(Formatting.milliseconds(baseline.normalRMSSD.upperBound))",
-                detail: "RMSSD today, from \(Formatting.count(baseline.samples, "day"))"))
+                label: "Normal range", value: "\(Formatting.fixed(milliseconds.lowerBound, digits: 0))–\(Formatting.milliseconds(milliseconds.upperBound))",
+                detail: "RMSSD, from \(Formatting.count(normal.days, "day")) of the last 60" + (today.week.map { "; 7-day CV \(Formatting.fixed($0.cvPercent, digits: 1)) %" } ?? "")))
         } else {
-            figures.append(ReportPage.Figure(label: "Normal range", value: "—", detail: "too few days of resting data yet"))
+            figures.append(ReportPage.Figure(
+                label: "Normal range", value: "—", detail: "needs resting values on \(ReadinessTrend.minimumRangeDays) of the last 60 days"))
         }
         return figures
     }
@@ -87,7 +89,7 @@ public enum DaysPage {
     private static func about(_ report: DaysReport) -> String {
         let paragraphs = [
             "Days are local calendar days; a session belongs to the day it started. Stress minutes come from the sessions' stress episodes, counted only while beats were coming in, and placed on the clock as the session's first beat plus the heartbeats since (plus any link loss).",
-            "Resting values come from the personal resting history (one value per day: each session's first minutes at rest, and readings added with “hrvmon baseline add”). The normal range of a day is the personal baseline as it stood then: mean ln RMSSD ± 1 SD over its last days, once there were enough of them.",
+            "Resting values come from the personal resting history, one value per local calendar day: the morning check (“hrvmon check”) when there was one, otherwise the mean of the day's session calibrations and readings added with “hrvmon baseline add”. The 7-day mean and CV (SD / mean of ln RMSSD) need values on 3 of the 7 days; the normal range of a day is the mean ± 1 SD of the values of the 60 days before it, once 14 of them have one. A day is marked when its 7-day mean lies outside that range: a change that lasts, not a single low morning.",
             "This report is a summary for reflection, not a medical assessment.",
         ]
         return ReportPage.about(paragraphs)

@@ -16,6 +16,8 @@ public struct DaysReport {
         public var resting: (lnRMSSD: Double, restingHR: Double)?
         /// The personal baseline as it stood that day (its last `baseline.days` days).
         public var baseline: Baseline?
+        /// The long view: 7-day rolling mean and CV, the normal range of the 60 days before.
+        public var readiness: ReadinessTrend.Day?
     }
 
     /// One hour of one day.
@@ -70,9 +72,11 @@ public struct DaysReport {
         }
 
         let resting = Dictionary(uniqueKeysWithValues: history.daily(days: count, today: today.text).map { ($0.day, ($0.lnRMSSD, $0.restingHR)) })
+        let readiness = history.readiness(days: count, today: today.text)
         for index in days.indices {
             let day = days[index].day.text
             days[index].resting = resting[day]
+            days[index].readiness = readiness.first { $0.day == days[index].day.ordinal }
             days[index].baseline = history.baseline(
                 days: Int(settings.baseline.days), minimumDays: Int(settings.baseline.minimumDays),
                 minimumSD: settings.stress.minimumSD, today: day)

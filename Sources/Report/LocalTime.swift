@@ -1,4 +1,5 @@
 import Platform
+import Presentation
 import SessionLog
 
 /// Calendar facts of an instant in the user's time zone (the `TZ` the report is made in), for the
@@ -17,11 +18,7 @@ public enum LocalTime {
     public static func hour(_ unixSeconds: Double) -> Int { Int(WallClock.local(unixSeconds).tm_hour) }
 
     /// `UTC+01:00`.
-    public static func offsetName(at unixSeconds: Double) -> String {
-        let minutes = Int(offset(at: unixSeconds)) / 60
-        let hours = abs(minutes) / 60, rest = abs(minutes) % 60
-        return "UTC\(minutes < 0 ? "−" : "+")\(hours < 10 ? "0" : "")\(hours):\(rest < 10 ? "0" : "")\(rest)"
-    }
+    public static func offsetName(at unixSeconds: Double) -> String { Formatting.utcOffset(Int(offset(at: unixSeconds))) }
 
     /// `Saturday 21 November 2026`.
     public static func longDate(_ unixSeconds: Double) -> String {

@@ -42,6 +42,8 @@ public enum ReportStyle {
         svg .state-recovery { fill: #7c3aed; fill-opacity: .08; } svg .state-paced_breathing { fill: #16a34a; fill-opacity: .08; }
         svg .state-posture { fill: #a16207; fill-opacity: .10; }
         svg .band { fill: #0f766e; fill-opacity: .12; }
+        svg .line-week { stroke: #134e4a; stroke-width: 2.5; stroke-dasharray: 6 3; } svg .dot-week { fill: none; stroke: none; }
+        svg .mark-below { fill: none; stroke: #dc2626; stroke-width: 2.5; } svg .mark-above { fill: none; stroke: #2563eb; stroke-width: 2.5; }
         svg .band-mean { stroke: #0f766e; stroke-width: 1; stroke-dasharray: 5 4; }
         svg .artifact { fill: #d97706; } svg .implausible { fill: #475569; }
         svg .note line { stroke: #7c3aed; stroke-width: 1.2; stroke-dasharray: 3 3; }

@@ -47,7 +47,7 @@ struct Monitor: ParsableCommand {
         let settings = display.applied(to: try config.load())
         let baseline = try badInputOnFailure { try DataDirectory.personalBaseline(settings) }
         let bus = try SystemBus()
-        let query = try device ?? DataDirectory.lastSensor() ?? chooseByScanning(bus)
+        let query = try device ?? DataDirectory.lastSensor() ?? bus.chooseSensor(adapter: adapter, scanTimeout: scanTimeout)
 
         let link = HeartRateLink(
             client: bus.client, loop: bus.loop,
@@ -76,45 +76,15 @@ struct Monitor: ParsableCommand {
         host.runUntilStopped { (WallClock.now(), EventLoop.now() - started) }
 
         if host.recorder?.failed == true, settings.log.stopsOnError { throw ExitCode(1) }
-        if let failure = host.keepRestingValues(measuredOn: WallClock.day(start)) {
+        if let failure = host.keepRestingValues(startedAt: start) {
             FileStream.printError("hrvmon: cannot add this session's resting values to the personal baseline: \(failure)")
         }
-    }
-
-    /// Scans, then: the only sensor found; a choice on a terminal; the list and exit 2 otherwise.
-    private func chooseByScanning(_ bus: SystemBus) throws -> String {
-        FileStream.printError("no sensor given or remembered: scanning for \(Formatting.fixed(scanTimeout, digits: 0)) s…")
-        guard let (adapter, sensors) = try bus.scan(adapter: adapter, timeout: scanTimeout) else { throw ExitCode(0) }
-        let seen = sensors.filter { $0.rssi != nil }
-        let candidates = seen.isEmpty ? sensors : seen
-        switch candidates.count {
-        case 0:
-            FileStream.printError(Scan.table(adapter, [], timeout: scanTimeout) + "or pass --device ADDRESS")
-            throw ExitCode(1)
-        case 1:
-            return candidates[0].address
-        default:
-            return try ask(candidates)
-        }
-    }
-
-    private func ask(_ sensors: [Device]) throws -> String {
-        let list = sensors.enumerated().map { "  \($0.offset + 1). \($0.element.displayName)  \($0.element.address)\($0.element.rssi.map { "  \($0) dBm" } ?? "")" }
-            .joined(separator: "\n")
-        guard Terminal.isTerminal(.input) else {
-            throw badInput(ValidationError("\(sensors.count) heart-rate sensors found; choose one with --device:\n\(list)"))
-        }
-        FileStream.printError("\(sensors.count) heart-rate sensors found:\n\(list)\nwhich one? [1-\(sensors.count)] ")
-        guard let answer = readLine(), let choice = Int(answer.trimming(.spaces)), sensors.indices.contains(choice - 1) else {
-            throw badInput(ValidationError("no sensor chosen; pass --device ADDRESS"))
-        }
-        return sensors[choice - 1].address
     }
 }
 
 extension String {
     /// `AA:BB:CC:DD:EE:FF`.
-    fileprivate var isBluetoothAddress: Bool {
+    var isBluetoothAddress: Bool {
         let parts = split(separator: ":", omittingEmptySubsequences: false)
         return parts.count == 6 && parts.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
     }

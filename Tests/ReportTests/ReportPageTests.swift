@@ -141,8 +141,32 @@ import Testing
         #expect(Self.count("class=\"bar-stress\"", in: page) == 2)
         #expect(Self.count("class=\"bar-sessions\"", in: page) == 2)
         #expect(Self.count("class=\"dot-ln\"", in: page) == 5)
-        #expect(Self.count("class=\"band\"", in: page) == 3)
+        // Five days are too few for a 60-day normal range; the 7-day mean needs 3 of its days.
+        #expect(Self.count("class=\"band\"", in: page) == 0)
+        #expect(report.days.map { $0.readiness?.week != nil } == [false, false, false, false, true, true, true])
+        #expect(page.contains("needs resting values on 14 of the last 60 days"))
         #expect(page.contains("Session broken could not be read"))
+    }
+
+    /// With weeks of history: the normal range on every day, and the days whose 7-day mean left
+    /// it ringed, as many as the report's days say.
+    @Test func daysReportMarksTheWeeksOutsideTheRange() throws {
+        let today = try #require(CalendarDay(WallClock.day(Self.start)))
+        var history = BaselineHistory()
+        for back in 0..<40 {
+            let drop = back < 4 ? 0.5 : 0
+            history.record(RestingMeasurement(
+                day: CalendarDay(ordinal: today.ordinal - back).text, lnRMSSD: 3.8 + 0.08 * Double(back % 3) - drop, restingHR: 60,
+                source: "check", kind: .check))
+        }
+        let report = DaysReport(sessions: [], unreadable: [], history: history, settings: .init(), today: today, count: 14)
+        let marked = report.days.filter { $0.readiness?.change == .below }.count
+        #expect(marked >= 2 && report.days.allSatisfy { $0.readiness?.change != .above })
+        let page = DaysPage.render(report, generated: Self.start + 3600)
+        Self.expectWellFormed(page)
+        #expect(Self.count("class=\"band\"", in: page) == 14)
+        #expect(Self.count("class=\"mark-below\"", in: page) == marked)
+        #expect(Self.count("class=\"line-week\"", in: page) == 1)
     }
 
     @Test func roundTicks() {

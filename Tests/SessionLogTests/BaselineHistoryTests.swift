@@ -54,6 +54,34 @@ import Testing
         #expect(try JSONDecoder().decode(BaselineHistory.self, from: data) == original)
     }
 
+    /// A baseline.json written before the long view (no kind, t or utc_offset_s) loads as it
+    /// was, judges its days as session values, and is written back with no new keys.
+    @Test func filesWrittenBeforeTheLongViewStillLoad() throws {
+        let old = """
+            {"measurements":[{"day":"2026-11-09","ln_rmssd":3.6,"resting_hr_bpm":61,"source":"20261109-071500"},\
+            {"day":"2026-11-10","ln_rmssd":3.5,"resting_hr_bpm":60,"source":"20261110-070000"}],"version":1}
+            """
+        let history = try JSONDecoder().decode(BaselineHistory.self, from: Data(old.utf8))
+        #expect(history.measurements.map(\.source) == ["20261109-071500", "20261110-070000"])
+        #expect(history.measurements.allSatisfy { $0.kind == nil && $0.time == nil && $0.utcOffset == nil })
+        #expect(history.daily(days: 2, today: "2026-11-10").map(\.isCheck) == [false, false])
+        #expect(history.readiness(days: 1, today: "2026-11-10").first?.utcOffset == nil)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let written = String(decoding: try encoder.encode(history), as: UTF8.self)
+        #expect(written == old, "\(written)")
+    }
+
+    /// A morning check carries its kind, time and offset; they survive a save.
+    @Test func checkRecordsRoundTrip() throws {
+        var history = BaselineHistory()
+        history.record(RestingMeasurement(day: "2026-11-10", lnRMSSD: 3.9, restingHR: 55, source: "check", kind: .check, time: 1_794_290_400, utcOffset: 3600))
+        let text = String(decoding: try JSONEncoder().encode(history), as: UTF8.self)
+        #expect(text.contains("\"kind\":\"check\"") && text.contains("\"utc_offset_s\":3600") && text.contains("\"t\":1794290400"))
+        #expect(try JSONDecoder().decode(BaselineHistory.self, from: Data(text.utf8)) == history)
+        #expect(history.check(on: "2026-11-10")?.lnRMSSD == 3.9)
+    }
+
     @Test func calendarDays() throws {
         #expect(CalendarDay("2024-02-29")?.adding(days: 1)?.text == "2024-03-01")
         #expect(CalendarDay("2026-01-03")?.adding(days: -6)?.text == "2025-12-28")

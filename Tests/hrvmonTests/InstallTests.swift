@@ -195,7 +195,7 @@ import Testing
         #expect(foreign.isEmpty, "non-ASCII in the help the manual is generated from: \(foreign)")
         let manual = try String(contentsOfFile: Self.repository + "/man/hrvmon.1", encoding: .utf8)
         #expect(manual.contains("outside 100 to 4000 ms (15 to 600 bpm)"))
-        #expect(manual.contains("ln RMSSD mean +/- SD"))
+        #expect(manual.contains("normal range is the mean +/- 1 SD of the values"))
     }
 
     /// The page renders without a warning from groff's mdoc macros (scripts/install-deps.sh

@@ -120,7 +120,8 @@ import Testing
         #expect(Self.occurrences("class=\"bar-stress\"", in: daysHTML) == 6)
         #expect(Self.occurrences("class=\"heat-", in: daysHTML) == 7 * 24)
         #expect(Self.occurrences("class=\"dot-ln\"", in: daysHTML) == 7)
-        #expect(Self.occurrences("class=\"band\"", in: daysHTML) >= 5, "a normal range from the third day of history on")
+        #expect(Self.occurrences("class=\"band\"", in: daysHTML) == 7, "a 60-day normal range on every day")
+        #expect(Self.occurrences("class=\"line-week\"", in: daysHTML) == 1, "the 7-day rolling mean")
         #expect(Self.occurrences("<tr>", in: daysHTML) == 1 + 6, "the session table: a heading and six sessions")
 
         let renderedDays = try HeadlessChromium.render(daysPath, screenshot: HeadlessChromium.artifacts + "/report-days.png", height: 1900)
@@ -177,5 +178,18 @@ import Testing
             let added = try LiveProcess(["baseline", "add", recording, "--day", dayFormat.string(from: day)], environment: environment)
             #expect(added.waitForExit() == 0, "\(added.stderr)")
         }
+        // Five weeks of morning values before them, so every day of the week has a 60-day range.
+        let file = monitor.home + "/data/hrvmon/baseline.json"
+        var stored = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+        var measurements = try #require(stored["measurements"] as? [[String: Any]])
+        let dayFormat = DateFormatter()
+        dayFormat.dateFormat = "yyyy-MM-dd"
+        dayFormat.timeZone = .current
+        for back in 7...41 {
+            let day = dayFormat.string(from: Date().addingTimeInterval(-Double(back) * 86_400))
+            measurements.append(["day": day, "ln_rmssd": 3.78 + 0.06 * sin(Double(back)), "resting_hr_bpm": 61, "source": "check", "kind": "check"])
+        }
+        stored["measurements"] = measurements
+        try JSONSerialization.data(withJSONObject: stored).write(to: URL(fileURLWithPath: file))
     }
 }

@@ -78,15 +78,18 @@ import Testing
         let high = try #require(trend.last?["normal_ln_rmssd_high"] as? Double)
         #expect(low < 4.0 && high > 4.0 && low > 3.4)
         let text = try Hrvmon.run(["history", "--days", "8"], environment: environment)
-        #expect(text.stdout.contains("3.40 ↓") && text.stdout.contains("67 bpm ↑"), "\(text.stdout)")
-        #expect(text.stdout.contains("ln RMSSD below your normal range; resting HR above your usual"))
+        // The text marks ln RMSSD by the long view, which 8 days cannot give yet; JSON keeps the
+        // short baseline's flag above.
+        #expect(text.stdout.contains("67 bpm ↑") && !text.stdout.contains("↓"), "\(text.stdout)")
+        #expect(text.stdout.contains(": resting HR above your usual"))
+        #expect(text.stdout.contains("no normal range yet: it needs resting values on 14 of the 60 days before a day"))
         #expect(text.stdout.contains("▁"), "a sparkline: \(text.stdout)")
 
         // CSV, as --help offers: the JSON keys as columns, one row per day, the same values.
         let csv = try Hrvmon.run(["history", "--days", "8", "--format", "csv"], environment: environment)
         #expect(csv.status == 0, "\(csv.stderr)")
         let rows = csv.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        #expect(rows.first == ["day", "ln_rmssd", "resting_hr_bpm", "normal_ln_rmssd_low", "normal_ln_rmssd_high",
+        #expect(rows.first?.prefix(10).map { $0 } == ["day", "ln_rmssd", "resting_hr_bpm", "normal_ln_rmssd_low", "normal_ln_rmssd_high",
                                "normal_resting_hr_bpm", "ln_rmssd_change", "resting_hr_change", "stress_min", "sessions"])
         #expect(rows.count == 9)
         #expect(rows.last?[0] == trend.last?["day"] as? String)

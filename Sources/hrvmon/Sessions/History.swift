@@ -8,12 +8,15 @@ import UserData
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "Daily trends: resting HR and ln RMSSD against your normal range, stress minutes, sessions.",
+        abstract: "Daily trends: resting ln RMSSD with its 7-day mean and CV against your 60-day normal range, resting HR, stress minutes, sessions.",
         discussion: """
-            Resting values come from each session's first minutes (and `hrvmon baseline add`). A day's \
-            normal range is the personal baseline of the days before it (baseline.days): ln RMSSD mean +/- SD, \
-            resting HR +/- \(Formatting.fixed(DailyTrend.heartRateMargin, digits: 0)) bpm. Days outside it are \
-            flagged (shown as down and up arrows).
+            A day's resting value is its morning check (`hrvmon check`) when it has one, otherwise the mean of its \
+            sessions' first minutes at rest (and `hrvmon baseline add`). The 7-day mean and CV (SD / mean of ln RMSSD, \
+            Plews et al. 2012) need values on 3 of the 7 days; a day's normal range is the mean +/- 1 SD of the values \
+            of the 60 days before it, once 14 of them have one. Days whose 7-day mean lies outside the range are \
+            marked (down and up arrows); resting HR is marked when more than \(Formatting.fixed(DailyTrend.heartRateMargin, digits: 0)) bpm \
+            from the personal baseline of the days before (baseline.days). Days are local calendar days at each \
+            measurement's own UTC offset; a change of offset is noted.
             """)
 
     @Option(help: "Days to show, today included.")
