@@ -6,7 +6,7 @@ import Presentation
 /// settling seconds left out of each step's score, and (for a recording) where the steps start.
 struct ResonanceSteps: ParsableArguments {
     @Option(name: .customLong("resonance-steps"), help: ArgumentHelp(
-        "Breathing rates of the steps in the order breathed, breaths a minute, comma-separated (3–12; default for `resonance`: 6.5,6,5.5,5,4.5).",
+        "Breathing rates of the steps in the order breathed, breaths a minute, comma-separated, each 3–12 (`resonance` defaults to 6.5,6,5.5,5,4.5).",
         valueName: "rates"))
     var rates: RateList?
 
@@ -18,7 +18,7 @@ struct ResonanceSteps: ParsableArguments {
 
     static let stepMinutesRange = 1.0...10.0
 
-    /// Checks the values given; `what` names the options' owner in messages.
+    /// Checks the values given.
     func check() throws {
         if let rates, rates.values.count < 2 {
             throw ValidationError("--resonance-steps needs at least 2 rates to compare, got \(rates.text)")
