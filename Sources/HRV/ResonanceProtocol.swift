@@ -8,8 +8,9 @@ public struct ResonanceProtocol: Equatable, Sendable {
     /// Breaths per minute, one per step, in the order breathed.
     public var rates: [Double]
     public var stepSeconds: Double
-    /// Seconds from the timeline's origin (the start of the first interval) to the first step.
-    public var start: Double
+    /// Where each step starts, seconds from the timeline's origin (the start of the first
+    /// interval): one after the other from the first, or where a live run placed them.
+    public var starts: [Double]
     public var settleSeconds: Double
     /// The inhale's share of each breath.
     public var inhaleShare: Double
@@ -28,25 +29,33 @@ public struct ResonanceProtocol: Equatable, Sendable {
         rates: [Double] = Self.standardRates, stepSeconds: Double = Self.standardStepSeconds, start: Double = 0,
         settleSeconds: Double = Self.standardSettleSeconds, inhaleShare: Double = 0.4
     ) {
+        self.init(
+            rates: rates, starts: rates.indices.map { start + Double($0) * stepSeconds }, stepSeconds: stepSeconds,
+            settleSeconds: settleSeconds, inhaleShare: inhaleShare)
+    }
+
+    /// Steps starting at `starts` (increasing, at least a step apart), one per rate.
+    public init(rates: [Double], starts: [Double], stepSeconds: Double, settleSeconds: Double, inhaleShare: Double) {
+        precondition(rates.count == starts.count, "one start per step")
         self.rates = rates
+        self.starts = starts
         self.stepSeconds = stepSeconds
-        self.start = start
         self.settleSeconds = min(settleSeconds, stepSeconds / 2)
         self.inhaleShare = inhaleShare
     }
 
-    public var duration: Double { Double(rates.count) * stepSeconds }
-    public var end: Double { start + duration }
+    public var start: Double { starts.first ?? 0 }
+    public var end: Double { (starts.last ?? 0) + stepSeconds }
 
-    /// The step running at `time` (seconds on the timeline), nil before the first and after the last.
+    /// The step running at `time` (seconds on the timeline), nil outside every step.
     public func step(at time: Double) -> Int? {
-        guard time >= start, time < end else { return nil }
-        return min(rates.count - 1, Int((time - start) / stepSeconds))
+        guard let index = starts.lastIndex(where: { $0 <= time }), time < starts[index] + stepSeconds else { return nil }
+        return index
     }
 
-    public func stepStart(_ step: Int) -> Double { start + Double(step) * stepSeconds }
+    public func stepStart(_ step: Int) -> Double { starts[step] }
     /// The part of a step that is scored.
-    public func scoredSpan(_ step: Int) -> Range<Double> { stepStart(step) + settleSeconds..<stepStart(step + 1) }
+    public func scoredSpan(_ step: Int) -> Range<Double> { starts[step] + settleSeconds..<starts[step] + stepSeconds }
 
     /// The pacer's pattern during a step.
     public func pattern(_ step: Int) -> BreathingPattern {

@@ -38,8 +38,10 @@ extension Analyze {
         }
     }
 
-    /// For a session file: the steps given here, else those the session recorded.
-    func resonanceAssessment(of session: SessionFile) throws -> ResonanceAssessment? {
-        resonanceSteps.schedule(start: resonanceStart ?? 0, defaultRates: nil).map(ResonanceAssessment.init)
+    /// For a session file: the steps given here (from the session's first beat), else those the
+    /// session recorded (`hrvmon resonance`).
+    func resonanceAssessment(of session: SessionFile) -> ResonanceAssessment? {
+        (resonanceSteps.schedule(start: resonanceStart ?? 0, defaultRates: nil) ?? ResonanceStepMark.schedule(session.resonanceSteps))
+            .map(ResonanceAssessment.init)
     }
 }

@@ -159,7 +159,7 @@ extension Analyze {
         case .personal: try personalBaseline(settings)
         }
         var measures = RecordingVariability()
-        var resonance = try resonanceAssessment(of: session)
+        var resonance = resonanceAssessment(of: session)
         let replayed = try badInputOnFailure {
             try SessionReplay.replay(session, settings: settings, baseline: baseline) { event in
                 if case .placed(let beat) = event {

@@ -44,7 +44,8 @@ struct Monitor: ParsableCommand {
     }
 
     func run() throws {
-        let settings = try config.load()
+        // The resonance pattern suggested and paced at the rate the user's assessment found.
+        let settings = try config.load().withStoredResonance().settings
         let baseline = try badInputOnFailure { try DataDirectory.personalBaseline(settings) }
         let bus = try SystemBus()
         let query = try device ?? DataDirectory.lastSensor() ?? chooseByScanning(bus)

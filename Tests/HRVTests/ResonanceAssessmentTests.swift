@@ -53,7 +53,7 @@ import Testing
     func measuresAKnownOscillation(leadDegrees: Double) throws {
         let schedule = ResonanceProtocol()
         let lead = leadDegrees * .pi / 180
-        let beats = Self.beats(seconds: schedule.duration) { t in
+        let beats = Self.beats(seconds: schedule.end) { t in
             guard let step = schedule.step(at: t) else { return 1000 }
             return 1000 - 50 * cos(2 * .pi * (schedule.cycles(step, at: t) - schedule.volumePeak) + lead)
         }
@@ -77,7 +77,7 @@ import Testing
     /// HR out of step with the breath scores no synchrony: at 180° the cosine is negative.
     @Test func antiPhaseHasNoSynchrony() throws {
         let schedule = ResonanceProtocol(rates: [6, 5])
-        let beats = Self.beats(seconds: schedule.duration) { t in
+        let beats = Self.beats(seconds: schedule.end) { t in
             1000 + 50 * cos(2 * .pi * (schedule.cycles(schedule.step(at: t) ?? 0, at: t) - schedule.volumePeak))
         }
         for step in Self.assess(beats, schedule).steps {
