@@ -132,11 +132,12 @@ struct Resonance: ParsableCommand {
         holdExerciseKey(host)
         DemoPlayback.announce(on: host.run, at: start)
         let run = steps(on: host.run, schedule)
+        // The steps play in order with the strap's notifications, however fast the clock.
+        var timed: [(seconds: Double, action: () -> Void)] = [(end, stop)]
+        run.begin(at: start + leadIn) { time, action in timed.append((time - start, action)) }
         let feed = DemoFeed(
             timeline: DemoTimeline(scenario: scenario, seed: seed, takesExercises: false), run: host.run, loop: loop, clock: clock,
-            start: start) { _ in }
-        run.begin(at: start + leadIn) { time, action in loop.schedule(at: clock.wallTime(of: time), action) }
-        loop.schedule(at: clock.wallTime(of: start + end), stop)
+            start: start, alongside: timed) { _ in }
         feed.play()
         host.runUntilStopped {
             let time = min(clock.time, start + end)
