@@ -64,7 +64,7 @@ extension ResonanceResult {
             rows.append([
                 index == leading ? "▶" : " ", Formatting.fixed(step.rate, digits: 1), Formatting.clock(schedule.stepStart(index)),
                 cell(step.heartRateAmplitude, 1, " bpm"), cell(step.lf, 0, " ms²"), cell(step.lfPeak, 3, " Hz"),
-                cell(step.phase, 0, "°"), cell(step.phaseConsistency, 2), cell(step.smoothness, 2), cell(scores[index], 0),
+                cell(step.phase, 0, "°"), cell(step.synchrony, 2), cell(step.smoothness, 2), cell(scores[index], 0),
                 step.unreliable.map { "unreliable: \($0)" } ?? "",
             ])
         }
