@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "BlueZTests", dependencies: ["DBus", "BlueZ"]),
         .testTarget(name: "BluetoothHCITests", dependencies: ["Platform", "BluetoothHCI"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation"]),
-        .testTarget(name: "UserDataTests", dependencies: ["Platform", "SessionLog", "UserData"]),
+        .testTarget(name: "UserDataTests", dependencies: ["Platform", "HRV", "SessionLog", "UserData"]),
         .testTarget(
             name: "AnalysisTests", dependencies: ["Platform", "HRV", "Recordings", "SessionLog", "Analysis", "TestSupport"]),
         .testTarget(name: "DashboardTests", dependencies: ["Platform", "HRV", "Dashboard", "TestSupport"]),
