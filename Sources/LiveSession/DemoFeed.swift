@@ -13,7 +13,7 @@ public final class DemoFeed {
     private let start: Double
     private let onEnd: (Double) -> Void
     private var next = 0
-    private var alongside: [(seconds: Double, action: () -> Void)]
+    private let alongside: [(seconds: Double, action: () -> Void)]
     private var nextAlongside = 0
     private var playback = DemoPlayback()
     private var pending: EventLoop.Timer?

@@ -25,6 +25,10 @@ public final class ResonanceRun: SessionOutput {
     private unowned let run: SessionRun
     private var timeline = 0.0
     private var delay: Double?
+    /// A gap was seen: the next beat starts the delay's minimum anew.
+    private var delayIsStale = false
+    /// Told the time of the session's first beat, once (a live run's lead-in starts there).
+    public var onFirstBeat: ((Double) -> Void)?
     private var marks: [ResonanceStepMark] = []
     private var beats: [Beat] = []
     private var reportedBreaths = 0
@@ -54,7 +58,9 @@ public final class ResonanceRun: SessionOutput {
     private func beginStep(_ index: Int, at time: Double) {
         let mark = ResonanceStepMark(
             index: index, rate: index < rates.count ? rates[index] : nil, stepSeconds: stepSeconds,
-            settleSeconds: settleSeconds, inhaleShare: inhaleShare, time: time, sessionSeconds: time - (delay ?? 0))
+            settleSeconds: settleSeconds, inhaleShare: inhaleShare, time: time,
+            // Without a beat since the start (or a gap), the newest place on the timeline is the best guess.
+            sessionSeconds: delay.map { time - $0 } ?? timeline)
         marks.append(mark)
         reportedBreaths = 0
         checkedBreaths = 0
@@ -64,10 +70,15 @@ public final class ResonanceRun: SessionOutput {
     public func handle(_ event: SessionEvent, at time: Double, line: inout SessionLine) {
         switch event {
         case .live(.beat(let beat)):
+            if timeline == 0, let onFirstBeat {
+                self.onFirstBeat = nil
+                onFirstBeat(time)
+            }
             timeline += RRInterval(ticks: beat.ticks).seconds
-            delay = min(delay ?? .infinity, beat.received - timeline)
+            delay = delayIsStale ? beat.received - timeline : min(delay ?? .infinity, beat.received - timeline)
+            delayIsStale = false
         case .live(.gap):
-            delay = nil
+            delayIsStale = true
         case .live(.placed(let beat)) where !marks.isEmpty:
             beats.append(beat)
             reportRunningSwing(at: time)

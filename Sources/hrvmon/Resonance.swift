@@ -102,10 +102,12 @@ struct Resonance: ParsableCommand {
         ) { host, loop, stop in
             holdExerciseKey(host)
             let run = steps(on: host.run, schedule)
-            let start = WallClock.now()
             let onLoop = { (time: Double) in EventLoop.now() + (time - WallClock.now()) }
-            run.begin(at: start + leadIn) { time, action in loop.schedule(at: onLoop(time), action) }
-            loop.schedule(at: onLoop(start + end), stop)
+            // The lead-in starts with the strap's first beat, however long connecting takes.
+            run.onFirstBeat = { first in
+                run.begin(at: first + leadIn) { time, action in loop.schedule(at: onLoop(time), action) }
+                loop.schedule(at: onLoop(first + end), stop)
+            }
             assessment = run
         }
         return (host, assessment!)
