@@ -57,11 +57,6 @@ public struct ResonanceProtocol: Equatable, Sendable {
     /// The part of a step that is scored.
     public func scoredSpan(_ step: Int) -> Range<Double> { starts[step] + settleSeconds..<starts[step] + stepSeconds }
 
-    /// The pacer's pattern during a step.
-    public func pattern(_ step: Int) -> BreathingPattern {
-        .resonance(breathsPerMinute: rates[step], inhaleShare: inhaleShare)
-    }
-
     /// Breaths (fractional) since the step's start at `time`: an inhale begins at each integer.
     public func cycles(_ step: Int, at time: Double) -> Double { (time - stepStart(step)) * rates[step] / 60 }
 

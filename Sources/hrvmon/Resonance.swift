@@ -70,7 +70,7 @@ struct Resonance: ParsableCommand {
 
     func run() throws {
         let settings = try config.load()
-        let schedule = steps.schedule(start: 0)!
+        let schedule = steps.schedule(start: 0) ?? ResonanceProtocol()
         // The dashboard's pacer panel counts each step as its exercise.
         var sessionSettings = settings
         sessionSettings.breathing.minutes = schedule.stepSeconds / 60
