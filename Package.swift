@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "BlueZTests", dependencies: ["DBus", "BlueZ"]),
         .testTarget(name: "BluetoothHCITests", dependencies: ["Platform", "BluetoothHCI"]),
         .testTarget(name: "PresentationTests", dependencies: ["HRV", "Presentation"]),
-        .testTarget(name: "UserDataTests", dependencies: ["Platform", "SessionLog", "UserData"]),
+        .testTarget(name: "UserDataTests", dependencies: ["Platform", "HRV", "SessionLog", "UserData"]),
         .testTarget(
             name: "AnalysisTests", dependencies: ["Platform", "HRV", "Recordings", "SessionLog", "Analysis", "TestSupport"]),
         .testTarget(name: "DashboardTests", dependencies: ["Platform", "HRV", "Dashboard", "TestSupport"]),
@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(name: "DoctorTests", dependencies: ["Platform", "DBus", "BlueZ", "BluetoothHCI", "Doctor"]),
         .testTarget(
             name: "LiveSessionTests",
-            dependencies: ["HeartRateProtocol", "HRV", "Simulation", "LivePipeline", "SessionLog", "LiveSession", "TestSupport"]),
+            dependencies: ["HeartRateProtocol", "HRV", "Simulation", "Settings", "LivePipeline", "SessionLog", "LiveSession", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks", "TestSupport"]),
         // The commands end to end: the built binary run as a user runs it, against the fakes. It
         // depends on the executable so that `swift build --build-tests` builds it.

@@ -12,6 +12,9 @@ public struct RecordingAnalysis {
     /// so live monitoring, which never shows them, does not pay for them per beat.
     public private(set) var variability: VariabilityMetrics?
     private var measures = RecordingVariability()
+    /// A resonance-frequency assessment taken during the recording (`analyze --resonance-steps`):
+    /// it sees every corrected beat; read its result once the recording is finished.
+    public var resonance: ResonanceAssessment?
 
     public init(judge: BeatJudge, writer: SeriesWriter? = nil) {
         self.judge = judge
@@ -65,6 +68,7 @@ public struct RecordingAnalysis {
     private mutating func observe(_ update: HRVUpdate, to output: inout FileStream) {
         let assessment = judge.judge(update)
         measures.add(update.beat)
+        resonance?.add(update.beat)
         writer?.write(update, assessment, to: &output)
     }
 }

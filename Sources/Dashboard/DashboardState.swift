@@ -100,6 +100,12 @@ public struct DashboardState {
         case .sensor(.bodySensorLocation(let place)): location = place
         case .sensor(.batteryLevel(let percent)): battery = percent
         case .notice, .note: break
+        case .resonanceStep(let mark):
+            // The stepped pacer: each step paces its rate from its start; the end clears it.
+            exercise = mark.rate.map { rate in
+                Exercise(pacer: BreathingPacer(pattern: .resonance(breathsPerMinute: rate, inhaleShare: mark.inhaleShare), start: time), start: time, time: time)
+            }
+            prompt = nil
         }
         if case .live(.metrics) = event { return }
         if let text = SessionText.line(for: event) {

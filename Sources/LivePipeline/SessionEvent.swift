@@ -11,6 +11,8 @@ public enum SessionEvent {
     case notice(String)
     /// The user's own annotation (`hrvmon note`, the dashboard's `n`).
     case note(String)
+    /// A step of a resonance-frequency assessment begins, or (without a rate) the assessment ends.
+    case resonanceStep(ResonanceStepMark)
 }
 
 /// What is known about the sensor, as it becomes known.

@@ -52,7 +52,8 @@ public struct DemoPlayback {
         let what = switch segment.kind {
         case .rest: "seated rest"
         case .stress: "mental stress"
-        case .breathing: "paced breathing at \(Formatting.fixed(segment.breathingRate, digits: 0)) a minute"
+        case .breathing:
+            "paced breathing at \(Formatting.fixed(segment.breathingRate, digits: segment.breathingRate == segment.breathingRate.rounded() ? 0 : 1)) a minute"
         case .activity: "physical activity"
         case .recovery: "recovery"
         case .talking: "talking"

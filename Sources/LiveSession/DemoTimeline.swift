@@ -24,14 +24,15 @@ public struct DemoTimeline {
 
     public let steps: [Step]
 
-    /// `duration` cuts the scenario short (seconds of session time).
-    public init(scenario: Scenario, seed: UInt64, duration: Double? = nil) {
+    /// `duration` cuts the scenario short (seconds of session time); `takesExercises` false
+    /// leaves the breathing segments' exercises to someone else (the resonance assessment's pacer).
+    public init(scenario: Scenario, seed: UInt64, duration: Double? = nil, takesExercises: Bool = true) {
         let (beats, truth) = Simulator(scenario: scenario, seed: seed).run()
         let end = min(duration ?? scenario.duration, scenario.duration)
         var steps: [Step] = []
         for (segment, span) in zip(scenario.segments, truth.spans) {
             steps.append(Step(seconds: span.start, action: .segment(segment)))
-            if segment.kind == .breathing {
+            if takesExercises, segment.kind == .breathing {
                 steps.append(Step(seconds: span.start, action: .startExercise))
                 steps.append(Step(seconds: span.end, action: .stopExercise))
             }

@@ -15,6 +15,12 @@ public enum SessionText {
         case .sensor(.batteryLevel(let percent)): "battery \(percent) %"
         case .notice(let message): message
         case .note(let text): "note: \(text)"
+        case .resonanceStep(let mark):
+            if let rate = mark.rate {
+                "resonance step \(mark.index + 1): \(Formatting.fixed(rate, digits: 1)) breaths a minute for \(Formatting.duration(mark.stepSeconds)), the first \(Formatting.duration(mark.settleSeconds)) settling"
+            } else {
+                "resonance assessment: \(Formatting.count(mark.index, "step")) done"
+            }
         }
     }
 

@@ -120,6 +120,8 @@ public struct SessionFile: Sendable {
     public var effects: [Effect] = []
     public var notes: [Note] = []
     public var links: [LinkChange] = []
+    /// The steps of a resonance assessment run in the session (`hrvmon resonance`), and its end.
+    public var resonanceSteps: [ResonanceStepMark] = []
     public var summary: Summary?
     /// The line that was cut short by a crash or power loss, if the file ends with one.
     public var tornLine: Int?

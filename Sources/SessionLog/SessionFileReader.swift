@@ -155,6 +155,11 @@ public enum SessionFileReader {
             case "effect":
                 // Derived numbers, recomputed by a replay: a damaged one is left out, not fatal.
                 if let effect = try? effect(fields) { file!.effects.append(effect) }
+            case "resonance_step":
+                file!.resonanceSteps.append(ResonanceStepMark(
+                    index: try fields.int("step"), rate: try fields.optionalDouble("bpm"), stepSeconds: try fields.double("step_s"),
+                    settleSeconds: try fields.double("settle_s"), inhaleShare: try fields.double("inhale_share"),
+                    time: try fields.double("t"), sessionSeconds: try fields.double("session_s")))
             case "notice", "session":
                 break
             default:

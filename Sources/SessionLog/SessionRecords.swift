@@ -56,6 +56,15 @@ public enum SessionRecords {
             with(record("notice", time)) { $0.add("message", message) }
         case .note(let text):
             with(record("note", time)) { $0.add("text", text) }
+        case .resonanceStep(let mark):
+            with(record("resonance_step", mark.time)) {
+                $0.add("session_s", mark.sessionSeconds)
+                $0.add("step", mark.index)
+                $0.add("bpm", mark.rate)
+                $0.add("step_s", mark.stepSeconds)
+                $0.add("settle_s", mark.settleSeconds)
+                $0.add("inhale_share", mark.inhaleShare)
+            }
         }
     }
 

@@ -142,6 +142,18 @@ struct Calibration: Equatable {
     }
 }
 
+extension Calibration {
+    /// A paced breathing segment of a subject with `resonance`: RSA is the drive — what the
+    /// segment's targets give when breathing at the resonance — times the resonator's gain at the
+    /// segment's rate; the other components are the segment's own.
+    init(paced segment: Segment, resonance: BaroreflexResonance) {
+        self.init(segment: segment)
+        var drive = segment
+        drive.breathingRate = resonance.driveRate
+        rsaRR = Calibration(segment: drive).rsaRR * resonance.response(at: segment.breathingRate).gain
+    }
+}
+
 /// Normal deviates from a `SeededGenerator` (Box–Muller, both values used).
 struct GaussianSource {
     var rng: SeededGenerator

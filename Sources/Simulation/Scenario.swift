@@ -118,19 +118,26 @@ public struct Scenario: Sendable, Equatable {
     /// ``ectopicPerMinute``). The first sinus beat at or after each time is
     /// replaced by a premature beat. Default empty.
     public var ectopicTimes: [Double]
+    /// The subject's resonance; when set, every `breathing` segment is paced: its breaths follow
+    /// a pacer exactly (inhale first from the segment's start, inhale:exhale 4:6, at the
+    /// segment's rate) and its RSA is the resonator's response (``BaroreflexResonance``). Nil
+    /// (default): breathing segments breathe freely, as without this setting.
+    public var resonance: BaroreflexResonance?
 
     public init(
         segments: [Segment],
         ectopicPerMinute: Double = 0,
         missedBeats: Int = 0,
         extraBeats: Int = 0,
-        ectopicTimes: [Double] = []
+        ectopicTimes: [Double] = [],
+        resonance: BaroreflexResonance? = nil
     ) {
         self.segments = segments
         self.ectopicPerMinute = ectopicPerMinute
         self.missedBeats = missedBeats
         self.extraBeats = extraBeats
         self.ectopicTimes = ectopicTimes
+        self.resonance = resonance
     }
 
     /// Total duration in seconds (sum of the segment durations).
@@ -158,6 +165,8 @@ public struct Scenario: Sendable, Equatable {
     /// - `workout`: rest 3 min → activity 10 min → recovery 5 min.
     /// - `paced`: rest 5 min → breathing (6/min) 5 min → rest 5 min.
     /// - `rest`: 10 min of rest.
+    /// - `resonance`: a resonance-frequency assessment — paced breathing at 6.5, 6, 5.5, 5 and
+    ///   4.5 a minute, 2 min each — by a subject whose resonance is at 5.5 a minute (Q = 3).
     /// - `day`: 24 h alternating rest / stress / activity / breathing, with
     ///   ectopics at 0.2/min and a few missed and extra beats (a soak test).
     public static let presets: [String: Scenario] = [
@@ -178,6 +187,9 @@ public struct Scenario: Sendable, Equatable {
             Segment(kind: .rest, duration: 300),
         ]),
         "rest": Scenario(segments: [Segment(kind: .rest, duration: 600)]),
+        "resonance": Scenario(
+            segments: [6.5, 6, 5.5, 5, 4.5].map { Segment(kind: .breathing, duration: 120, breathingRate: $0) },
+            resonance: BaroreflexResonance(rate: 5.5)),
         "day": Scenario(
             segments: (0..<24).flatMap { _ in
                 [

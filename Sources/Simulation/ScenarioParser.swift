@@ -27,6 +27,8 @@ enum ScenarioLimits {
     static let maxDuration: Double = 48 * 3600
     static let ectopicPerMinute: ClosedRange<Double> = 0...30
     static let artifactCount: ClosedRange<Int> = 0...10_000
+    static let resonanceRate: ClosedRange<Double> = 3...12
+    static let resonanceQuality: ClosedRange<Double> = 0.5...20
 }
 
 extension Scenario {
@@ -49,6 +51,9 @@ extension Scenario {
     ///           | "missed=" integer           -- missed beats (merged RRs), 0...10000
     ///           | "extra=" integer            -- extra beats (split RRs), 0...10000
     ///           | "ectopic-at=" duration      -- an ectopic beat at this time (repeatable)
+    ///           | "resonance=" (number | "flat") -- the subject's resonance, breaths/min, 3...12,
+    ///                                            or none; paces the breathing segments
+    ///           | "resonance-q=" number       -- its sharpness Q, 0.5...20 (default 3)
     /// number   := digits ["." digits]
     /// ```
     ///
@@ -82,6 +87,10 @@ extension Scenario {
         for t in ectopicTimes { items.append("ectopic-at=\(formatDuration(t))") }
         if missedBeats != 0 { items.append("missed=\(missedBeats)") }
         if extraBeats != 0 { items.append("extra=\(extraBeats)") }
+        if let resonance {
+            items.append("resonance=\(resonance.rate.map(formatNumber) ?? "flat")")
+            if resonance.quality != BaroreflexResonance.defaultQuality { items.append("resonance-q=\(formatNumber(resonance.quality))") }
+        }
         return items.joined(separator: ",")
     }
 }
@@ -106,7 +115,7 @@ private func formatDuration(_ seconds: Double) -> String {
 
 private let kindList = SegmentKind.allCases.map(\.rawValue).joined(separator: ", ")
 private let segmentKeyList = "hr (bpm, 30-220), rmssd (ms, 1-250), br (breaths/min, 3-40)"
-private let globalList = "ectopic=N/min, missed=N, extra=N, ectopic-at=TIME"
+private let globalList = "ectopic=N/min, missed=N, extra=N, ectopic-at=TIME, resonance=BREATHS_PER_MIN|flat, resonance-q=Q"
 private let durationHelp = "expected a duration like 90s, 10m, 1h or 1m30s (units h, m, s in that order)"
 private let numberHelp = "expected a decimal number like 85 or 6.5"
 
@@ -133,6 +142,9 @@ private struct ScenarioParser {
         var missed: Int?
         var extra: Int?
         var ectopicTimes: [(token: Substring, time: Double)] = []
+        // Set once given: the rate, or nil for flat.
+        var resonance: Double??
+        var quality: (token: Substring, value: Double)?
         var total = 0.0
 
         for rawItem in spec.split(separator: ",", omittingEmptySubsequences: false) {
@@ -166,6 +178,24 @@ private struct ScenarioParser {
                 case "ectopic-at":
                     guard let t = parseDuration(value) else { throw error(value, durationHelp) }
                     ectopicTimes.append((value, t))
+                case "resonance":
+                    if resonance != nil { throw error(item, "duplicate setting 'resonance'; give it once") }
+                    if value.lowercased() == "flat" {
+                        resonance = .some(nil)
+                    } else {
+                        var v = value
+                        if v.lowercased().hasSuffix("/min") { v = trim(v.dropLast(4)) }
+                        guard let rate = parseNumber(v), ScenarioLimits.resonanceRate.contains(rate) else {
+                            throw error(value, "resonance must be breaths per minute from 3 to 12 (like 5.5), or flat for none")
+                        }
+                        resonance = .some(rate)
+                    }
+                case "resonance-q":
+                    if quality != nil { throw error(item, "duplicate setting 'resonance-q'; give it once") }
+                    guard let q = parseNumber(value), ScenarioLimits.resonanceQuality.contains(q) else {
+                        throw error(value, "resonance-q must be a number from 0.5 to 20")
+                    }
+                    quality = (item, q)
                 default:
                     throw error(key, "unknown setting; allowed globals: \(globalList); segment keys hr, rmssd, br go after a segment, e.g. stress:5m:hr=85")
                 }
@@ -236,12 +266,16 @@ private struct ScenarioParser {
         for (token, time) in ectopicTimes where time >= total {
             throw error(token, "ectopic-at must be before the end of the scenario (\(formatDuration(total)))")
         }
+        if let quality, resonance == nil {
+            throw error(quality.token, "resonance-q needs resonance=BREATHS_PER_MIN (or flat) too")
+        }
         return Scenario(
             segments: segments,
             ectopicPerMinute: ectopicRate ?? 0,
             missedBeats: missed ?? 0,
             extraBeats: extra ?? 0,
-            ectopicTimes: ectopicTimes.map(\.time)
+            ectopicTimes: ectopicTimes.map(\.time),
+            resonance: resonance.map { BaroreflexResonance(rate: $0, quality: quality?.value ?? BaroreflexResonance.defaultQuality) }
         )
     }
 }

@@ -101,7 +101,10 @@ public struct Simulator: Sendable {
     /// Quantised sinus beat times in ticks; element 0 is the (unreported)
     /// beat at time 0, the last is the last beat at or before `total`.
     func sinusBeatTicks(segments: [Segment], ends: [Double], total: Double) -> [Int64] {
-        let calibrations = segments.map(Calibration.init(segment:))
+        let calibrations = segments.map { segment in
+            guard let resonance = scenario.resonance, segment.kind == .breathing else { return Calibration(segment: segment) }
+            return Calibration(paced: segment, resonance: resonance)
+        }
         let profiles = segments.map { KindProfile.of($0.kind) }
         var g = GaussianSource(seed: seed)
         let twoPi = 2 * Double.pi
@@ -163,8 +166,14 @@ public struct Simulator: Sendable {
                 }
             }
 
-            // Instantaneous rate components for this beat (HR domain).
-            let fr = fResp * (1 + breathCV * breathZ)
+            // Instantaneous rate components for this beat (HR domain). A paced breath follows
+            // the pacer exactly: its rate, and its phase from the segment's start.
+            let pacing = scenario.resonance.flatMap { segments[segment].kind == .breathing ? $0 : nil }
+            let fr = pacing == nil ? fResp * (1 + breathCV * breathZ) : c.breathHz
+            if let pacing {
+                let lead = pacing.response(at: c.breathHz * 60).lead
+                phiResp = pacing.respiratoryPhase(cycles: sinceStart * c.breathHz, lead: lead)
+            }
             let fm = Physiology.mayerFrequency * (1 + Physiology.mayerCV * mayerZ)
             let period = 60 / base
             let gain = base * base / 60  // bpm per second of RR

@@ -67,9 +67,15 @@ struct Analyze: ParsableCommand {
         valueName: "start:end"))
     var exercises: [ExerciseSpan] = []
 
+    @OptionGroup var resonanceSteps: ResonanceSteps
+
+    @Option(name: .customLong("resonance-start"), help: "With --resonance-steps: seconds from the first interval's start to the first step's start (default 0).")
+    var resonanceStart: Double?
+
     @OptionGroup var config: ConfigOptions
 
     func validate() throws {
+        try validateResonance()
         for (name, value) in [("--rmssd-window", rmssdWindow), ("--sdnn-window", sdnnWindow)] {
             guard let value else { continue }
             guard value >= 5, value <= 3600 else { throw ValidationError("\(name) must be 5–3600 seconds") }
@@ -100,6 +106,7 @@ struct Analyze: ParsableCommand {
                 settings: settings, baseline: try personalBaseline(settings),
                 effects: exercises.map { ExerciseEffect(start: $0.start, end: $0.end) }),
             writer: series ? SeriesWriter(format: format, step: step) : nil)
+        analysis.resonance = resonanceSteps.schedule(start: resonanceStart ?? 0, defaultRates: nil).map(ResonanceAssessment.init)
         var output = FileStream.standardOutput
         // The file streams through in pieces: memory stays the same whatever its size.
         var reader = RRStreamReader(source: file, unit: input.unit, column: input.column)
@@ -115,7 +122,7 @@ struct Analyze: ParsableCommand {
         }
         if !series {
             let summary = AnalysisSummary(source: file, layout: layout.layout, unit: layout.unit, pipeline: pipeline, analysis: analysis)
-            output.write(summary.rendered(as: format))
+            output.write(rendered(summary, resonance: analysis.resonance))
         }
         output.flush()
     }
@@ -152,9 +159,13 @@ extension Analyze {
         case .personal: try personalBaseline(settings)
         }
         var measures = RecordingVariability()
+        var resonance = resonanceAssessment(of: session)
         let replayed = try badInputOnFailure {
             try SessionReplay.replay(session, settings: settings, baseline: baseline) { event in
-                if case .placed(let beat) = event { measures.add(beat) }
+                if case .placed(let beat) = event {
+                    measures.add(beat)
+                    resonance?.add(beat)
+                }
             }
         }
         let device = session.header.deviceName ?? session.header.deviceAddress ?? "an unknown sensor"
@@ -164,7 +175,7 @@ extension Analyze {
             correction: replayed.configuration.correction, totals: replayed.recording, variability: measures.finish(),
             detections: replayed.detections, judge: replayed.judge)
         var output = FileStream.standardOutput
-        output.write(summary.rendered(as: format))
+        output.write(rendered(summary, resonance: resonance))
         output.flush()
     }
 

@@ -10,7 +10,8 @@ struct Breathe: ParsableCommand {
         commandName: "breathe",
         abstract: "Guided breathing in the terminal, no strap needed.",
         discussion: """
-            Patterns: resonance (6 breaths a minute, inhale:exhale 4:6; --rate changes the rate), \
+            Patterns: resonance (6 breaths a minute, or the rate your `hrvmon resonance` assessment \
+            found, inhale:exhale 4:6; --rate changes the rate), \
             box (4-4-4-4), 4-7-8, or your own seconds IN-HOLD-OUT[-HOLD], e.g. 5-0-5 or 4-2-6-2. \
             On a terminal an animated bar paces each breath; otherwise one line per phase is \
             printed as it starts. Ctrl-C ends the exercise early.
@@ -19,7 +20,7 @@ struct Breathe: ParsableCommand {
     @Option(help: "resonance, box, 4-7-8 or IN-HOLD-OUT[-HOLD] seconds (default: breathing.pattern, resonance).")
     var pattern: String?
 
-    @Option(help: "Breaths per minute for the resonance pattern, 3 to 12 (default: breathing.rate, 6).")
+    @Option(help: "Breaths per minute for the resonance pattern, 3 to 12 (default: the rate of your `hrvmon resonance` assessment, else breathing.rate, 6).")
     var rate: Double?
 
     @Option(help: "Length of the exercise in minutes (default: breathing.minutes, 5).")
@@ -40,7 +41,8 @@ struct Breathe: ParsableCommand {
     }
 
     func run() throws {
-        let settings = try config.load().breathing
+        let (configured, storedRate) = try config.load().withStoredResonance()
+        let settings = configured.breathing
         let chosen: BreathingPattern
         do {
             chosen = try BreathingPattern(parsing: pattern ?? settings.pattern, resonanceRate: rate ?? settings.rate)
@@ -54,7 +56,9 @@ struct Breathe: ParsableCommand {
         var output = FileStream.standardOutput
         let animated = Terminal.isTerminal(.output)
         let bar = BreathingBar(colors: animated && Environment.value("NO_COLOR") == nil)
-        output.write("\(chosen.name): \(Formatting.fixed(chosen.breathsPerMinute, digits: 1)) breaths a minute for \(Formatting.duration(duration))\n")
+        // Where the rate comes from, when it is the stored assessment's.
+        let source = rate == nil && chosen.name == "resonance" ? storedRate.map { " (\($0); --rate overrides)" } ?? "" : ""
+        output.write("\(chosen.name): \(Formatting.fixed(chosen.breathsPerMinute, digits: 1)) breaths a minute for \(Formatting.duration(duration))\(source)\n")
         if animated { output.write(BreathingBar.hideCursor) } else { output.write(Self.line(pacer.startCue)) }
         output.flush()
         let audible = Self.audiblePacer(sound ?? AudiblePacer.Voice(rawValue: settings.sound) ?? .off, speed: speed)

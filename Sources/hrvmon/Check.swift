@@ -27,17 +27,7 @@ struct Check: ParsableCommand {
     @Option(help: "Minutes measured after settling, 1 to 3.")
     var minutes = 2.0
 
-    @Option(help: "Sensor address (AA:BB:CC:DD:EE:FF) or name, or part of one (default: the one used last).")
-    var device: String?
-
-    @Option(help: "Adapter, e.g. hci0 (default: the first).")
-    var adapter: String?
-
-    @Flag(help: "Receive notifications through an AcquireNotify socket (falls back to StartNotify when refused).")
-    var acquire = false
-
-    @Option(help: "Seconds to scan when no sensor is given or remembered.")
-    var scanTimeout: Double = 10
+    @OptionGroup var sensor: SensorOptions
 
     @Option(help: "text or json (one object with the result and the verdict).")
     var format: OutputFormat = .text
@@ -50,7 +40,6 @@ struct Check: ParsableCommand {
     func validate() throws {
         guard (1...3).contains(minutes) else { throw ValidationError("--minutes must be 1–3") }
         guard format != .csv else { throw ValidationError("--format must be text or json") }
-        guard scanTimeout > 0, scanTimeout <= 600 else { throw ValidationError("--scan-timeout must be more than 0 and at most 600 seconds") }
     }
 
     func run() throws {
@@ -58,10 +47,7 @@ struct Check: ParsableCommand {
         let history: BaselineHistory
         do { history = try DataDirectory.loadHistory() } catch { throw badInput(error) }
         let bus = try SystemBus()
-        let query = try device ?? DataDirectory.lastSensor() ?? bus.chooseSensor(adapter: adapter, scanTimeout: scanTimeout)
-        let link = HeartRateLink(
-            client: bus.client, loop: bus.loop,
-            configuration: .init(device: query, adapter: adapter, acquire: acquire, settings: settings.link))
+        let link = try sensor.link(on: bus, settings: settings).link
         let stop = { link.stop { bus.loop.stop() } }
 
         let start = WallClock.now()

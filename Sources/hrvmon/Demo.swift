@@ -76,34 +76,19 @@ struct Demo: ParsableCommand {
         if host.dashboard != nil { run.add(clock, first: true) }
         DemoPlayback.announce(on: run, at: start)
 
-        var next = 0
-        var playback = DemoPlayback()
-        var pending: EventLoop.Timer?
-        func play() {
-            while next < timeline.steps.count, start + timeline.steps[next].seconds <= clock.time {
-                let step = timeline.steps[next]
-                let time = start + step.seconds
-                next += 1
-                guard playback.perform(step.action, on: run, at: time) else { continue }
-                // On a terminal with keys the dashboard stays until q; otherwise the demo is over.
-                if host.dashboard?.acceptsKeys == true { run.finish(at: time, seconds: time - start) } else { loop.stop() }
-            }
-            scheduleNext()
+        let feed = DemoFeed(timeline: timeline, run: run, loop: loop, clock: clock, start: start) { time in
+            // On a terminal with keys the dashboard stays until q; otherwise the demo is over.
+            if host.dashboard?.acceptsKeys == true { run.finish(at: time, seconds: time - start) } else { loop.stop() }
         }
-        func scheduleNext() {
-            pending?.cancel()
-            pending = next < timeline.steps.count ? loop.schedule(at: clock.wallTime(of: start + timeline.steps[next].seconds), play) : nil
-        }
-        clock.onPaceChange = scheduleNext
         if let dashboard = host.dashboard {
             let perform = dashboard.perform
             dashboard.perform = { command in
-                if case .toggleExercise = command { playback.toggleByUser(on: run, at: clock.time) } else { perform(command) }
+                if case .toggleExercise = command { feed.toggleByUser() } else { perform(command) }
             }
         }
-        play()
+        feed.play()
         host.runUntilStopped {
-            let time = min(clock.time, start + (timeline.steps.last?.seconds ?? 0))
+            let time = feed.endTime
             return (time, time - start)
         }
     }

@@ -11,7 +11,8 @@ struct Hrvmon: ParsableCommand {
         abstract: "Heart-rate variability and stress monitor for Bluetooth heart-rate straps.",
         version: version,
         subcommands: [
-            Analyze.self, Scan.self, Monitor.self, Check.self, Demo.self, Simulate.self, Breathe.self, BaselineCommand.self, Config.self,
+            Analyze.self, Scan.self, Monitor.self, Check.self, Demo.self, Simulate.self, Breathe.self, Resonance.self, BaselineCommand.self,
+            Config.self,
             Sessions.self, History.self, Note.self, Export.self, Delete.self, Report.self, Doctor.self,
         ]
     )

@@ -1,9 +1,6 @@
 import ArgumentParser
-import BlueZ
 import LiveSession
 import Platform
-import Presentation
-import SessionLog
 import UserData
 
 struct Monitor: ParsableCommand {
@@ -17,11 +14,7 @@ struct Monitor: ParsableCommand {
             (b breathe, n note, q quit, ? help); otherwise, or with --no-dashboard, one line per event.
             """)
 
-    @Option(help: "Sensor address (AA:BB:CC:DD:EE:FF) or name, or part of one.")
-    var device: String?
-
-    @Option(help: "Adapter, e.g. hci0 (default: the first).")
-    var adapter: String?
+    @OptionGroup var sensor: SensorOptions
 
     @OptionGroup var display: DisplayOptions
 
@@ -30,62 +23,23 @@ struct Monitor: ParsableCommand {
     @Option(help: "Stop after this many seconds.")
     var duration: Double?
 
-    @Flag(help: "Receive notifications through an AcquireNotify socket (falls back to StartNotify when refused).")
-    var acquire = false
-
-    @Option(help: "Seconds to scan when no sensor is given or remembered.")
-    var scanTimeout: Double = 10
-
     @OptionGroup var config: ConfigOptions
 
     func validate() throws {
         if let duration, !(duration > 0) { throw ValidationError("--duration must be more than 0 seconds") }
-        guard scanTimeout > 0, scanTimeout <= 600 else { throw ValidationError("--scan-timeout must be more than 0 and at most 600 seconds") }
     }
 
     func run() throws {
-        let settings = display.applied(to: try config.load())
+        // The resonance pattern suggested and paced at the rate the user's assessment found.
+        let settings = display.applied(to: try config.load().withStoredResonance().settings)
         let baseline = try badInputOnFailure { try DataDirectory.personalBaseline(settings) }
-        let bus = try SystemBus()
-        let query = try device ?? DataDirectory.lastSensor() ?? bus.chooseSensor(adapter: adapter, scanTimeout: scanTimeout)
-
-        let link = HeartRateLink(
-            client: bus.client, loop: bus.loop,
-            configuration: .init(device: query, adapter: adapter, acquire: acquire, settings: settings.link))
-        let stop = { link.stop { bus.loop.stop() } }
-
         let start = WallClock.now()
-        let started = EventLoop.now()
-        let header = SessionHeader(
-            start: start, source: "live", deviceAddress: query.isBluetoothAddress ? query.uppercased() : nil, baseline: baseline,
-            settings: settings)
-        let host = try startingSession {
-            try LiveSessionHost(
-                header, record: !sessionFile.noLog, at: sessionFile.log, display: display.display, title: "monitor", loop: bus.loop,
-                clock: WallClock.now, stop: stop)
-        }
-        let run = host.run
-        run.follow(link, now: WallClock.now)
-        bus.connection.onDisconnect = {
-            run.report(.notice("the system D-Bus went away; stopping"), at: WallClock.now())
-            bus.loop.stop()
-        }
-        if let duration { bus.loop.schedule(after: duration, stop) }
-        bus.onInterrupt = stop
-        link.start()
-        host.runUntilStopped { (WallClock.now(), EventLoop.now() - started) }
-
+        let host = try sensor.runSession(
+            settings: settings, baseline: baseline, display: display.display, record: !sessionFile.noLog, log: sessionFile.log,
+            title: "monitor", duration: duration)
         if host.recorder?.failed == true, settings.log.stopsOnError { throw ExitCode(1) }
         if let failure = host.keepRestingValues(startedAt: start) {
             FileStream.printError("hrvmon: cannot add this session's resting values to the personal baseline: \(failure)")
         }
-    }
-}
-
-extension String {
-    /// `AA:BB:CC:DD:EE:FF`.
-    var isBluetoothAddress: Bool {
-        let parts = split(separator: ":", omittingEmptySubsequences: false)
-        return parts.count == 6 && parts.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HRV
 import Platform
 import SessionLog
 import Testing
@@ -33,6 +34,29 @@ import UserData
             #expect(FileSystem.status(first.path)?.permissions == 0o600)
             #expect(FileSystem.status(SessionStore.directory)?.permissions == 0o700)
             #expect(SessionStore.all() == [first.path, second.path])
+        }
+    }
+
+    /// A recommending assessment is kept privately and read back whole; one without a rate is
+    /// not kept at all.
+    @Test func resonanceAssessmentKeptAndReadBack() throws {
+        try inFreshDataHome { _ in
+            func step(_ rate: Double, _ swing: Double, _ lf: Double, _ phase: Double) -> ResonanceStep {
+                ResonanceStep(
+                    rate: rate, beats: 90, breaths: 8, heartRateAmplitude: swing, lf: lf, lfPeak: rate / 60, phase: phase,
+                    phaseConsistency: 1, smoothness: 0.95, unreliable: nil)
+            }
+            let clear = ResonanceResult(steps: [step(6.5, 10, 3000, -40), step(6, 16, 8000, 0), step(5.5, 11, 3500, 35)])
+            #expect(try DataDirectory.resonance() == nil)
+            let stored = try #require(StoredResonance(clear, date: "2026-11-20", session: "20261120-070000"))
+            try DataDirectory.save(stored)
+            #expect(FileSystem.status(DataDirectory.resonanceFile)?.permissions == 0o600)
+            let read = try #require(try DataDirectory.resonance())
+            #expect(read == stored)
+            #expect(read.bestBPM == 6 && read.steps.map(\.bpm) == [6.5, 6, 5.5])
+            let flat = ResonanceResult(steps: [step(6.5, 15, 8000, 0), step(6, 16, 8100, 0), step(5.5, 15, 7900, 0)])
+            #expect(flat.best == nil)
+            #expect(StoredResonance(flat, date: "2026-11-21", session: nil) == nil)
         }
     }
 

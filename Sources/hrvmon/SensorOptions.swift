@@ -1,0 +1,79 @@
+import ArgumentParser
+import BlueZ
+import HRV
+import LiveSession
+import Platform
+import Presentation
+import SessionLog
+import Settings
+import UserData
+
+/// The strap a live session streams from (`monitor`, `resonance`), and running the session on it.
+struct SensorOptions: ParsableArguments {
+    @Option(help: "Sensor address (AA:BB:CC:DD:EE:FF) or name, or part of one (default: the one used last).")
+    var device: String?
+
+    @Option(help: "Adapter, e.g. hci0 (default: the first).")
+    var adapter: String?
+
+    @Flag(help: "Receive notifications through an AcquireNotify socket (falls back to StartNotify when refused).")
+    var acquire = false
+
+    @Option(help: "Seconds to scan when no sensor is given or remembered.")
+    var scanTimeout: Double = 10
+
+    func validate() throws {
+        guard scanTimeout > 0, scanTimeout <= 600 else { throw ValidationError("--scan-timeout must be more than 0 and at most 600 seconds") }
+    }
+
+    /// The sensor asked for (else the one used last, else a scan's) and a link to it on `bus`.
+    func link(on bus: SystemBus, settings: Settings) throws -> (query: String, link: HeartRateLink) {
+        let query = try device ?? DataDirectory.lastSensor() ?? bus.chooseSensor(adapter: adapter, scanTimeout: scanTimeout)
+        let link = HeartRateLink(
+            client: bus.client, loop: bus.loop,
+            configuration: .init(device: query, adapter: adapter, acquire: acquire, settings: settings.link))
+        return (query, link)
+    }
+
+    /// Finds the sensor, connects and runs a live session until it is stopped (Ctrl-C, `q`,
+    /// `duration`, or `prepare`'s own stop); `prepare` sees the host, the loop and the stop before
+    /// the link starts. Returns the host, its session finished.
+    func runSession(
+        settings: Settings, baseline: Baseline?, display: SessionDisplay, record: Bool, log: String?, title: String,
+        duration: Double?, prepare: (LiveSessionHost, EventLoop, @escaping () -> Void) -> Void = { _, _, _ in }
+    ) throws -> LiveSessionHost {
+        let bus = try SystemBus()
+        let (query, link) = try link(on: bus, settings: settings)
+        let stop = { link.stop { bus.loop.stop() } }
+
+        let start = WallClock.now()
+        let started = EventLoop.now()
+        let header = SessionHeader(
+            start: start, source: "live", deviceAddress: query.isBluetoothAddress ? query.uppercased() : nil, baseline: baseline,
+            settings: settings)
+        let host = try startingSession {
+            try LiveSessionHost(
+                header, record: record, at: log, display: display, title: title, loop: bus.loop, clock: WallClock.now, stop: stop)
+        }
+        let run = host.run
+        run.follow(link, now: WallClock.now)
+        bus.connection.onDisconnect = {
+            run.report(.notice("the system D-Bus went away; stopping"), at: WallClock.now())
+            bus.loop.stop()
+        }
+        if let duration { bus.loop.schedule(after: duration, stop) }
+        bus.onInterrupt = stop
+        prepare(host, bus.loop, stop)
+        link.start()
+        host.runUntilStopped { (WallClock.now(), EventLoop.now() - started) }
+        return host
+    }
+}
+
+extension String {
+    /// `AA:BB:CC:DD:EE:FF`.
+    fileprivate var isBluetoothAddress: Bool {
+        let parts = split(separator: ":", omittingEmptySubsequences: false)
+        return parts.count == 6 && parts.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
+    }
+}
