@@ -37,6 +37,9 @@ let package = Package(
         .target(name: "LivePipeline", dependencies: ["HeartRateProtocol", "HRV"]),
         // The session file format, written and read; the resting history's records.
         .target(name: "SessionLog", dependencies: ["HeartRateProtocol", "HRV", "Recordings", "Settings", "LivePipeline"]),
+        // A session in the formats of HRV research tools: Kubios RR text, EDF+, BIDS physio and
+        // events, each with every beat as received and as corrected.
+        .target(name: "Exports", dependencies: ["HRV", "SessionLog"]),
 
         // MARK: The operating system's edge.
 
@@ -92,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "hrvmon",
             dependencies: [
-                "Platform", "HRV", "Simulation", "Recordings", "Settings", "SessionLog",
+                "Platform", "HRV", "Simulation", "Recordings", "Settings", "SessionLog", "Exports",
                 "Presentation", "UserData", "Analysis", "DBus", "BlueZ", "BluetoothHCI", "Dashboard", "Report", "Doctor",
                 "LiveSession", argumentParser, numerics,
             ]),
@@ -105,7 +108,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["HRV", "Simulation", "Recordings", "Settings", "LivePipeline", "SessionLog", "Dashboard", "LiveSession"],
             path: "Tests/TestSupport",
-            resources: [.copy("Fixtures"), .copy("FakeBlueZ"), .copy("FakeNotifications")]),
+            resources: [.copy("Fixtures"), .copy("FakeBlueZ"), .copy("FakeNotifications"), .copy("ReferenceReaders")]),
         .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Simulation"]),
         .testTarget(name: "HRVTests", dependencies: ["HRV", "Simulation", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
@@ -113,6 +116,7 @@ let package = Package(
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
         .testTarget(name: "LivePipelineTests", dependencies: ["HRV", "LivePipeline", "TestSupport"]),
         .testTarget(name: "SessionLogTests", dependencies: ["HRV", "SessionLog"]),
+        .testTarget(name: "ExportsTests", dependencies: ["HRV", "SessionLog", "Exports", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "DBusTests", dependencies: ["CDBus", "DBus"]),
         .testTarget(name: "BlueZTests", dependencies: ["DBus", "BlueZ"]),

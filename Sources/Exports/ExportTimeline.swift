@@ -1,0 +1,146 @@
+import HRV
+import SessionLog
+
+/// A session on the one time axis every research export uses (README: "Research exports"):
+/// seconds from `zero`, the whole second of Unix time at or before the start of the first
+/// interval. Within a stretch of beats between gaps, beats are placed by their RR (the strap's
+/// clock, exact to 1/1024 s); each stretch starts where the wall clock puts the start of its
+/// first interval (arrival less the RR), so a link loss keeps its length on the axis.
+public struct ExportTimeline: Sendable {
+    /// A beat as the strap sent it.
+    public struct RawBeat: Sendable {
+        /// The R peak that ends the interval, seconds from `zero`.
+        public var onset: Double
+        public var beat: SessionFile.RawBeat
+        /// The first beat after a gap: its interval does not follow the previous beat.
+        public var followsGap: Bool
+
+        public var interval: RRInterval { RRInterval(ticks: beat.ticks) }
+    }
+
+    /// A beat of the corrected timeline (the session file's `nn` line).
+    public struct CorrectedBeat: Sendable {
+        public var onset: Double
+        public var beat: SessionFile.PlacedBeat
+
+        /// 0 normal, then the artifact classes in `ArtifactClass.allCases` order (1 ectopic … 5 implausible).
+        public var classCode: Int { ArtifactClass.allCases.firstIndex { $0.rawValue == beat.kind }.map { $0 + 1 } ?? 0 }
+    }
+
+    /// Something that happened over a span (or at an instant) of the session.
+    public struct Event: Sendable {
+        public enum Kind: String, CaseIterable, Sendable {
+            case gap, note, stress, activity, exercise, suggestion
+        }
+
+        public var kind: Kind
+        public var onset: Double
+        public var duration: Double
+        /// What it was, in words (a note's text, an exercise's pattern, a suggestion's reason).
+        public var text: String
+    }
+
+    public let header: SessionFile.Header
+    /// Unix seconds, whole.
+    public let zero: Double
+    /// The local date and time of `zero`, at the session's UTC offset.
+    public let localZero: LocalTime
+    public private(set) var raw: [RawBeat] = []
+    public private(set) var corrected: [CorrectedBeat] = []
+    public private(set) var events: [Event] = []
+    /// Where each stretch between gaps starts: its position in RR seconds (the session file's
+    /// `s`, `start_s`, `session_s`) and on this axis.
+    private var stretches: [(rrSeconds: Double, onset: Double)] = []
+
+    /// The codes of `CorrectedBeat.classCode`, by name.
+    public static let classNames = ["normal"] + ArtifactClass.allCases.map(\.rawValue)
+
+    /// Nil when the session has no beat.
+    public init?(_ file: SessionFile) {
+        guard let first = file.beats.first else { return nil }
+        header = file.header
+        zero = (first.time - RRInterval(ticks: first.ticks).seconds).rounded(.down)
+        localZero = LocalTime(unix: zero, offsetSeconds: LocalTime.offsetSeconds(of: file.header.startLocal))
+        let afterGap = Self.beatsAfterGaps(file.steps)
+        var ticks = 0
+        var stretchTicks = 0
+        var stretchOnset = 0.0
+        var previousOnset = -Double.infinity
+        for (index, beat) in file.beats.enumerated() {
+            let followsGap = afterGap.contains(index)
+            if index == 0 || followsGap {
+                // A clock that put this stretch before the previous one's last beat is not believed.
+                stretchOnset = max(beat.time - RRInterval(ticks: beat.ticks).seconds - zero, previousOnset)
+                stretchTicks = ticks
+                stretches.append((Double(ticks) / 1024, stretchOnset))
+                if index > 0 { events.append(Event(kind: .gap, onset: previousOnset, duration: stretchOnset - previousOnset, text: "")) }
+            }
+            ticks += Int(beat.ticks)
+            previousOnset = stretchOnset + Double(ticks - stretchTicks) / 1024
+            raw.append(RawBeat(onset: previousOnset, beat: beat, followsGap: followsGap && index > 0))
+        }
+        corrected = file.placed.map { CorrectedBeat(onset: onset(rrSeconds: $0.seconds), beat: $0) }
+        addEvents(of: file)
+    }
+
+    /// The end of the last beat: how long the export is.
+    public var end: Double { raw.last?.onset ?? 0 }
+
+    /// A position in RR seconds on this axis: in the stretch it falls in (a beat at a stretch's
+    /// very end belongs to it).
+    public func onset(rrSeconds seconds: Double) -> Double {
+        let stretch = stretches.last { $0.rrSeconds < seconds } ?? stretches[0]
+        return stretch.onset + seconds - stretch.rrSeconds
+    }
+
+    /// The indices of the beats that follow a gap line, from the replay steps (a packet's beats
+    /// are consecutive in `beats`).
+    private static func beatsAfterGaps(_ steps: [SessionFile.Step]) -> Set<Int> {
+        var indices: Set<Int> = []
+        var next = 0
+        var gapPending = false
+        for step in steps {
+            switch step {
+            case .packet(let measurement, _):
+                if gapPending { indices.insert(next) }
+                gapPending = false
+                next += measurement.rrIntervals.count
+            case .gap:
+                gapPending = true
+            case .malformed, .exercise:
+                break
+            }
+        }
+        return indices
+    }
+
+    private mutating func addEvents(of file: SessionFile) {
+        for note in file.notes {
+            events.append(Event(kind: .note, onset: max(0, note.time - zero), duration: 0, text: note.text))
+        }
+        for episode in file.episodes {
+            let start = onset(rrSeconds: episode.start)
+            let peak = episode.peakLevel.map { "peak level \(Int($0.rounded()))" } ?? ""
+            events.append(Event(
+                kind: episode.kind == .stress ? .stress : .activity, onset: start, duration: max(0, onset(rrSeconds: episode.end) - start),
+                text: peak))
+        }
+        var started: ExerciseMark?
+        for mark in file.exercises + [nil] {
+            if let begun = started, mark == nil || mark?.kind == .stopped || mark?.kind == .started {
+                // Stopped, superseded, or still running at the end of the session.
+                let start = onset(rrSeconds: begun.sessionSeconds)
+                let stop = mark.map { onset(rrSeconds: $0.sessionSeconds) } ?? end
+                events.append(Event(kind: .exercise, onset: start, duration: max(0, stop - start), text: begun.pattern))
+                started = nil
+            }
+            if mark?.kind == .started { started = mark }
+        }
+        for suggestion in file.suggestions {
+            events.append(Event(
+                kind: .suggestion, onset: onset(rrSeconds: suggestion.sessionSeconds), duration: 0,
+                text: suggestion.pattern + ": " + suggestion.reason))
+        }
+        events.sort { $0.onset < $1.onset }
+    }
+}
