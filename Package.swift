@@ -116,7 +116,9 @@ let package = Package(
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
         .testTarget(name: "LivePipelineTests", dependencies: ["HRV", "LivePipeline", "TestSupport"]),
         .testTarget(name: "SessionLogTests", dependencies: ["HRV", "SessionLog"]),
-        .testTarget(name: "ExportsTests", dependencies: ["HRV", "SessionLog", "Exports", "TestSupport"]),
+        .testTarget(
+            name: "ExportsTests",
+            dependencies: ["HeartRateProtocol", "HRV", "Settings", "LivePipeline", "SessionLog", "Exports", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "DBusTests", dependencies: ["CDBus", "DBus"]),
         .testTarget(name: "BlueZTests", dependencies: ["DBus", "BlueZ"]),

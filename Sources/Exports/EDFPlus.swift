@@ -34,25 +34,22 @@ public enum EDFPlus {
     }
 
     /// The bytes of each record's "EDF Annotations" signal: its time-keeping TAL, then the TALs
-    /// whose onset falls in it.
+    /// whose onset falls in it, in time order (a received beat before a corrected one at a tie,
+    /// then events).
     static func annotationRecords(_ timeline: ExportTimeline, records: Int) -> [[UInt8]] {
-        var lists = (0..<records).map { timeKeeping(record: $0) }
-        func add(_ onset: Double, _ duration: Double, _ text: String) {
-            let record = min(records - 1, max(0, Int(onset) / recordSeconds))
-            lists[record] += tal(onset: onset, duration: duration, texts: [text])
-        }
-        var corrected = timeline.corrected[...]
+        var annotations: [(onset: Double, order: Int, duration: Double, text: String)] = []
         for beat in timeline.raw {
-            // Each record lists its beats in time order, received before corrected at a tie.
-            while let next = corrected.first, next.onset < beat.onset {
-                add(next.onset, 0, text(of: next))
-                corrected = corrected.dropFirst()
-            }
-            add(beat.onset, 0, "RR " + beat.interval.exactMilliseconds + (beat.followsGap ? " after_gap" : ""))
+            annotations.append((beat.onset, 0, 0, "RR " + beat.interval.exactMilliseconds + (beat.followsGap ? " after_gap" : "")))
         }
-        for beat in corrected { add(beat.onset, 0, text(of: beat)) }
+        for beat in timeline.corrected { annotations.append((beat.onset, 1, 0, text(of: beat))) }
         for event in timeline.events {
-            add(event.onset, event.duration, event.text.isEmpty ? event.kind.rawValue : event.kind.rawValue + ": " + event.text)
+            annotations.append((event.onset, 2, event.duration, event.text.isEmpty ? event.kind.rawValue : event.kind.rawValue + ": " + event.text))
+        }
+        annotations.sort { ($0.onset, $0.order) < ($1.onset, $1.order) }
+        var lists = (0..<records).map { timeKeeping(record: $0) }
+        for annotation in annotations {
+            let record = min(records - 1, max(0, Int(annotation.onset) / recordSeconds))
+            lists[record] += tal(onset: annotation.onset, duration: annotation.duration, text: annotation.text)
         }
         return lists
     }
@@ -61,13 +58,11 @@ public enum EDFPlus {
         "NN " + String(beat.beat.milliseconds) + " " + beat.beat.kind + (beat.beat.followsGap ? " after_gap" : "")
     }
 
-    /// `+onset[\x15duration]\x14text\x14…\x00`.
-    static func tal(onset: Double, duration: Double, texts: [String]) -> [UInt8] {
+    /// `+onset[\x15duration]\x14text\x14\x00`: one annotation, a duration only when it has one.
+    static func tal(onset: Double, duration: Double, text: String) -> [UInt8] {
         var bytes = Array(("+" + ExportNumber.text(onset)).utf8)
         if duration > 0 { bytes += [0x15] + Array(ExportNumber.text(duration).utf8) }
-        bytes.append(0x14)
-        for text in texts { bytes += annotationText(text) + [0x14] }
-        return bytes + [0]
+        return bytes + [0x14] + annotationText(text) + [0x14, 0]
     }
 
     static func timeKeeping(record: Int) -> [UInt8] {
