@@ -1,0 +1,72 @@
+import Exports
+import HRV
+import SessionLog
+import Testing
+
+/// The time axis and the grid, on small sessions whose answers are worked out by hand.
+@Suite struct ExportTimelineTests {
+    static func session(_ lines: [String]) throws -> SessionFile {
+        let header = #"{"type":"session","t":1000.5,"format":"hrvmon-session","version":1,"program":"hrvmon","id":"a","start_local":"1970-01-01T05:46:40-05:30","source":"live","device":{},"baseline":null,"config":{}}"#
+        return try SessionFileReader.read(Array(([header] + lines).joined(separator: "\n").utf8) + [0x0A], source: "test")
+    }
+
+    static func beat(_ t: Double, _ packet: Int, _ seq: Int, ticks: Int) -> String {
+        #"{"type":"rr","t":\#(t),"recv":\#(t),"pkt":\#(packet),"seq":\#(seq),"rr_1024":\#(ticks),"rr_ms":0,"hr_bpm":60,"contact":"detected"}"#
+    }
+
+    /// 1024 ticks are a second: beats at 1.25 + 1, 2 (wall clock 1002.25, 1003.25); a gap; a
+    /// beat that arrived at 1010.75 with 512 ticks: its interval started at 1010.25, 7 s after
+    /// the last beat. Zero is 1001 (the first interval started at 1001.25). The stress episode
+    /// runs from 1.5 s of RR (first stretch: 0.25 + 1.5) to 2.25 s of RR (the second stretch
+    /// starts at 2 s of RR and at 9.25 on the axis: 9.5).
+    @Test func stretchesSitOnTheWallClock() throws {
+        let file = try Self.session([
+            Self.beat(1002.25, 1, 1, ticks: 1024), Self.beat(1003.25, 2, 2, ticks: 1024), #"{"type":"gap","t":1005}"#,
+            Self.beat(1010.75, 3, 3, ticks: 512),
+            #"{"type":"nn","s":1,"nn_ms":1000,"class":"normal"}"#, #"{"type":"nn","s":2,"nn_ms":1000,"class":"normal"}"#,
+            #"{"type":"nn","s":2.5,"nn_ms":500,"class":"implausible","after_gap":true}"#,
+            #"{"type":"note","t":1004,"text":"x"}"#, #"{"type":"stress","t":1011,"start_s":1.5,"end_s":2.25,"peak_level":70.4}"#,
+        ])
+        let timeline = try #require(ExportTimeline(file))
+        #expect(timeline.zero == 1001)
+        #expect(timeline.raw.map(\.onset) == [1.25, 2.25, 9.75])
+        #expect(timeline.raw.map(\.followsGap) == [false, false, true])
+        #expect(timeline.corrected.map(\.onset) == [1.25, 2.25, 9.75])
+        #expect(timeline.corrected.map(\.classCode) == [0, 0, 5])
+        #expect(timeline.events.map(\.kind) == [.stress, .gap, .note])
+        #expect(timeline.events.map(\.onset) == [1.75, 2.25, 3])
+        #expect(timeline.events.map(\.duration) == [9.5 - 1.75, 7, 0])
+        #expect(timeline.events[0].text == "peak level 70")
+        // 1001 s after the epoch is 00:16:41 UTC; at −05:30, 18:46:41 the day before.
+        #expect(timeline.localZero.iso == "1969-12-31T18:46:41")
+    }
+
+    /// A wall clock that puts a stretch before the end of the previous one is not believed: the
+    /// stretch starts where the previous ended, and the gap lasts nothing.
+    @Test func aStretchNeverStartsBeforeThePreviousEnds() throws {
+        let file = try Self.session([
+            Self.beat(1002, 1, 1, ticks: 1024), #"{"type":"gap","t":1002.1}"#, Self.beat(1002.5, 2, 2, ticks: 1024),
+        ])
+        let timeline = try #require(ExportTimeline(file))
+        #expect(timeline.raw.map(\.onset) == [1, 2])
+        #expect(timeline.events.map(\.duration) == [0])
+    }
+
+    @Test func aSessionWithoutBeatsHasNoTimeline() throws {
+        #expect(ExportTimeline(try Self.session([#"{"type":"note","t":1004,"text":"x"}"#])) == nil)
+    }
+
+    /// Each sample holds the interval it lies in: (0, 1] is the first, (1, 1.5] the second; the
+    /// grid is empty after a gap until the next interval starts.
+    @Test func theGridHoldsIntervals() {
+        let covering = Tachogram.covering(onsets: [1, 1.5, 4], lengths: [1, 0.5, 1], samples: 20)
+        #expect(covering == [0, 0, 0, 0, 1, 1, nil, nil, nil, nil, nil, nil, 2, 2, 2, 2, nil, nil, nil, nil])
+    }
+
+    @Test func offsetsOfLocalTimes() {
+        #expect(LocalTime.offsetSeconds(of: "2026-11-21T17:45:31+01:00") == 3600)
+        #expect(LocalTime.offsetSeconds(of: "2026-11-21T17:45:31-05:30") == -19_800)
+        #expect(LocalTime.offsetSeconds(of: "2026-11-21T17:45:31Z") == 0)
+        #expect(LocalTime(unix: 1_795_282_731.9, offsetSeconds: 3600).iso == "2026-11-21T18:38:51")
+    }
+}
