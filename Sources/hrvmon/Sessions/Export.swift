@@ -41,7 +41,7 @@ struct Export: ParsableCommand {
         }
     }
 
-    @Argument(help: "Session id, unique id prefix, or session file path (the same as --session).")
+    @Argument(help: ArgumentHelp("Session id, unique id prefix, or session file path (the same as --session).", valueName: "session"))
     var reference: String?
 
     @Option(help: "Session id (or a unique start of one) or path; see `hrvmon sessions`.")
