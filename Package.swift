@@ -88,7 +88,7 @@ let package = Package(
             ]),
         // What must hold for any input to a parser of outside data: scripts/fuzz.sh fuzzes it, the
         // test suite replays the corpora in Fuzz/corpus through it.
-        .target(name: "FuzzChecks", dependencies: ["HeartRateProtocol", "HRV", "Recordings", "Settings", "SessionLog"]),
+        .target(name: "FuzzChecks", dependencies: ["HeartRateProtocol", "HRV", "Recordings", "Settings", "SessionLog", "Exports"]),
 
         // MARK: The commands: each parses its arguments and hands over to the libraries.
 

@@ -17,7 +17,7 @@ public enum EDFPlus {
     static let longestText = 160
 
     public static func encode(_ timeline: ExportTimeline) -> [UInt8] {
-        let records = max(1, Tachogram.seconds(timeline))
+        let records = Tachogram.seconds(timeline)
         let rawSamples = Tachogram.raw(timeline)
         let correctedSamples = Tachogram.corrected(timeline)
         let annotations = annotationRecords(timeline, records: records)
@@ -48,7 +48,7 @@ public enum EDFPlus {
         annotations.sort { ($0.onset, $0.order) < ($1.onset, $1.order) }
         var lists = (0..<records).map { timeKeeping(record: $0) }
         for annotation in annotations {
-            let record = min(records - 1, max(0, Int(annotation.onset) / recordSeconds))
+            let record = annotation.onset < Double(records * recordSeconds) ? max(0, Int(annotation.onset) / recordSeconds) : records - 1
             lists[record] += tal(onset: annotation.onset, duration: annotation.duration, text: annotation.text)
         }
         return lists

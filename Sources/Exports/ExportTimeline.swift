@@ -52,12 +52,30 @@ public struct ExportTimeline: Sendable {
     /// `s`, `start_s`, `session_s`) and on this axis.
     private var stretches: [(rrSeconds: Double, onset: Double)] = []
 
+    /// Why a session cannot be exported.
+    public enum Refusal: Error, Equatable, CustomStringConvertible {
+        case noBeats
+        /// Its beats and events span more than `longest` seconds: a clock jumped (a damaged
+        /// file), or a sampled grid over it would be too large.
+        case tooLong(seconds: Double)
+
+        public var description: String {
+            switch self {
+            case .noBeats: "the session has no beats to export"
+            case .tooLong(let seconds):
+                "the session's beats and events span \(Int(seconds)) s, more than the \(Int(ExportTimeline.longest)) s (31 days) an export covers; is a timestamp damaged?"
+            }
+        }
+    }
+
+    /// 31 days: at 4 Hz, 10.7 million samples.
+    public static let longest = 31 * 86_400.0
+
     /// The codes of `CorrectedBeat.classCode`, by name.
     public static let classNames = ["normal"] + ArtifactClass.allCases.map(\.rawValue)
 
-    /// Nil when the session has no beat.
-    public init?(_ file: SessionFile) {
-        guard let first = file.beats.first else { return nil }
+    public init(_ file: SessionFile) throws(Refusal) {
+        guard let first = file.beats.first else { throw .noBeats }
         header = file.header
         zero = (first.time - RRInterval(ticks: first.ticks).seconds).rounded(.down)
         localZero = LocalTime(unix: zero, offsetSeconds: LocalTime.offsetSeconds(of: file.header.startLocal))
@@ -80,11 +98,14 @@ public struct ExportTimeline: Sendable {
             raw.append(RawBeat(onset: previousOnset, beat: beat, followsGap: followsGap && index > 0))
         }
         corrected = file.placed.map { CorrectedBeat(onset: onset(rrSeconds: $0.seconds), beat: $0) }
+        end = previousOnset
         addEvents(of: file)
+        end = events.reduce(max(end, corrected.last?.onset ?? 0)) { max($0, $1.onset + $1.duration) }
+        guard end <= Self.longest else { throw .tooLong(seconds: end) }
     }
 
-    /// The end of the last beat: how long the export is.
-    public var end: Double { raw.last?.onset ?? 0 }
+    /// The last beat, or the end of the last event after it: how long the export is.
+    public private(set) var end = 0.0
 
     /// A position in RR seconds on this axis: in the stretch it falls in (a beat at a stretch's
     /// very end belongs to it).
@@ -116,7 +137,7 @@ public struct ExportTimeline: Sendable {
 
     private mutating func addEvents(of file: SessionFile) {
         for note in file.notes {
-            events.append(Event(kind: .note, onset: max(0, note.time - zero), duration: 0, text: note.text))
+            events.append(Event(kind: .note, onset: note.time - zero, duration: 0, text: note.text))
         }
         for episode in file.episodes {
             let start = onset(rrSeconds: episode.start)
@@ -141,6 +162,8 @@ public struct ExportTimeline: Sendable {
                 kind: .suggestion, onset: onset(rrSeconds: suggestion.sessionSeconds), duration: 0,
                 text: suggestion.pattern + ": " + suggestion.reason))
         }
+        // Nothing before time zero (a damaged `start_s`): EDF+ and BIDS onsets are not negative.
+        for index in events.indices { events[index].onset = max(0, events[index].onset) }
         events.sort { $0.onset < $1.onset }
     }
 }

@@ -1,3 +1,5 @@
+import HRV
+
 /// RR as Kubios HRV reads a text file of RR data: two columns, the time of each beat in seconds
 /// and its interval in milliseconds, tab-separated, no header. With the time column, Kubios
 /// places the beats after a gap where they were instead of closing the gap up.
@@ -7,7 +9,7 @@ public enum KubiosText {
     public static func encode(_ timeline: ExportTimeline, corrected: Bool) -> String {
         var text = ""
         if corrected {
-            for beat in timeline.corrected where beat.beat.kind != "implausible" {
+            for beat in timeline.corrected where beat.beat.kind != ArtifactClass.implausible.rawValue {
                 text += ExportNumber.text(beat.onset) + "\t" + String(beat.beat.milliseconds) + "\n"
             }
         } else {

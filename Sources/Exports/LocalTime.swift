@@ -40,6 +40,8 @@ public struct LocalTime: Equatable, Sendable {
 enum ExportNumber {
     /// `value` rounded to `places` decimals, trailing zeros dropped: `12.5`, `3`, `0.000977`.
     static func text(_ value: Double, places: Int = 6) -> String {
+        // Beyond whole numbers an Int holds, as Swift writes it (only a damaged file's clock gets there).
+        guard abs(value) < 1e12 else { return String(value) }
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()

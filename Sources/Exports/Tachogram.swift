@@ -22,8 +22,8 @@ public enum Tachogram {
         return result
     }
 
-    /// Whole seconds that hold every beat: the length of the grid.
-    public static func seconds(_ timeline: ExportTimeline) -> Int { Int(timeline.end.rounded(.up)) }
+    /// Whole seconds that hold every beat and event, at least one: the length of the grid.
+    public static func seconds(_ timeline: ExportTimeline) -> Int { max(1, Int(timeline.end.rounded(.up))) }
 
     /// The received intervals' samples.
     public static func raw(_ timeline: ExportTimeline) -> [Int?] {

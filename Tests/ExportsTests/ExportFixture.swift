@@ -6,7 +6,7 @@ import SessionLog
 struct ExportFixture {
     static let recorded = RecordedSession()
     static let file = recorded.file
-    static let timeline = ExportTimeline(file)!
+    static let timeline = try! ExportTimeline(file)
 
     /// The onset the time axis promises for received beat `index` (of `file.beats`): the strap's
     /// intervals added up from the start of its stretch, which starts where the wall clock put

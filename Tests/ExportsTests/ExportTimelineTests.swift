@@ -27,7 +27,7 @@ import Testing
             #"{"type":"nn","s":2.5,"nn_ms":500,"class":"implausible","after_gap":true}"#,
             #"{"type":"note","t":1004,"text":"x"}"#, #"{"type":"stress","t":1011,"start_s":1.5,"end_s":2.25,"peak_level":70.4}"#,
         ])
-        let timeline = try #require(ExportTimeline(file))
+        let timeline = try ExportTimeline(file)
         #expect(timeline.zero == 1001)
         #expect(timeline.raw.map(\.onset) == [1.25, 2.25, 9.75])
         #expect(timeline.raw.map(\.followsGap) == [false, false, true])
@@ -47,13 +47,28 @@ import Testing
         let file = try Self.session([
             Self.beat(1002, 1, 1, ticks: 1024), #"{"type":"gap","t":1002.1}"#, Self.beat(1002.5, 2, 2, ticks: 1024),
         ])
-        let timeline = try #require(ExportTimeline(file))
+        let timeline = try ExportTimeline(file)
         #expect(timeline.raw.map(\.onset) == [1, 2])
         #expect(timeline.events.map(\.duration) == [0])
     }
 
     @Test func aSessionWithoutBeatsHasNoTimeline() throws {
-        #expect(ExportTimeline(try Self.session([#"{"type":"note","t":1004,"text":"x"}"#])) == nil)
+        let file = try Self.session([#"{"type":"note","t":1004,"text":"x"}"#])
+        #expect(throws: ExportTimeline.Refusal.noBeats) { try ExportTimeline(file) }
+    }
+
+    /// A clock that jumps a year (a damaged timestamp) is refused rather than sampled; a note a
+    /// minute after the last beat lengthens the export to hold it.
+    @Test func theAxisHoldsEverythingAndNoMore() throws {
+        let jumped = try Self.session([
+            Self.beat(1002, 1, 1, ticks: 1024), #"{"type":"gap","t":1003}"#, Self.beat(1002 + 365 * 86_400, 2, 2, ticks: 1024),
+        ])
+        #expect(throws: ExportTimeline.Refusal.tooLong(seconds: 365 * 86_400 + 1)) { try ExportTimeline(jumped) }
+        let noted = try ExportTimeline(try Self.session([Self.beat(1002, 1, 1, ticks: 1024), #"{"type":"note","t":1062.5,"text":"x"}"#]))
+        #expect(noted.end == 61.5 && Tachogram.seconds(noted) == 62)
+        // Per record: two signals of 4 two-byte samples, and the annotation signal as wide as its
+        // fullest record, the last: "+61␔␔␀" and "+61.5␔note: x␔␀", 21 bytes, padded to 22.
+        #expect(EDFPlus.encode(noted).count == 1024 + 62 * (2 * 4 * 2 + 22))
     }
 
     /// Each sample holds the interval it lies in: (0, 1] is the first, (1, 1.5] the second; the

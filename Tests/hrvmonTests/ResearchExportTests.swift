@@ -92,7 +92,11 @@ import Testing
         #expect(types.filter { $0 == "nn" }.count == recorded.of("nn").count)
         #expect(types.contains("stress") && types.contains("exercise") && types.contains("suggestion"))
         let physio = bids["physio"] as? [String: [Any]] ?? [:]
-        #expect(physio["rr_ms"]?.count == 600 * 4, "ten minutes at 4 Hz")
+        // Ten minutes at 4 Hz, from the whole second before the first interval to the last beat.
+        let first = rr[0]["t"] as! Double
+        let zero = (first - Double(rr[0]["rr_1024"] as! Int) / 1024).rounded(.down)
+        let last = first - zero + Double(rr.dropFirst().reduce(0) { $0 + ($1["rr_1024"] as! Int) }) / 1024
+        #expect(physio["rr_ms"]?.count == Int(last.rounded(.up)) * 4 && (2400...2404).contains(physio["rr_ms"]?.count ?? 0))
     }
 
     /// SESSION, --session, an id prefix and a path name the same session; kubios goes to stdout.

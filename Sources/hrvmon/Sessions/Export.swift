@@ -125,9 +125,8 @@ struct Export: ParsableCommand {
             text = "session_s,nn_ms,class\n"
             for beat in file.placed { text += "\(beat.seconds),\(beat.milliseconds),\(beat.kind)\n" }
         case (.kubios, _), (.edf, _), (.bids, _):
-            guard let timeline = ExportTimeline(file) else {
-                throw ValidationError("\(path): the session has no beats to export")
-            }
+            let timeline: ExportTimeline
+            do { timeline = try ExportTimeline(file) } catch { throw ValidationError("\(path): \(error)") }
             switch format {
             case .edf: return .file(EDFPlus.encode(timeline))
             case .bids: return .tree(BIDSPhysio.files(timeline, subject: subject, task: task))
