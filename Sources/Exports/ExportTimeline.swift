@@ -63,7 +63,7 @@ public struct ExportTimeline: Sendable {
             switch self {
             case .noBeats: "the session has no beats to export"
             case .tooLong(let seconds):
-                "the session's beats and events span \(Int(seconds)) s, more than the \(Int(ExportTimeline.longest)) s (31 days) an export covers; is a timestamp damaged?"
+                "the session's beats and events span \(ExportNumber.text(seconds, places: 0)) s, more than the 31 days an export covers; is a timestamp damaged?"
             }
         }
     }

@@ -50,7 +50,7 @@ struct Export: ParsableCommand {
     @Flag(help: "Every session, one file each in the --output directory (bids: one tree).")
     var all = false
 
-    @Option(help: "rr, csv, jsonl, kubios, edf or bids.")
+    @Option(help: "The format: one of those above.")
     var format: Format = .rr
 
     @Flag(help: "rr, csv, kubios: the corrected timeline (artifact class per beat in csv) instead of the intervals as received.")
