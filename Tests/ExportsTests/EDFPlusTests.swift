@@ -149,3 +149,24 @@ import Testing
         #expect(String(decoding: bytes[88..<168], as: UTF8.self).hasPrefix("Startdate 15-JAN-2027 20270115-093000 X "))
     }
 }
+
+/// Annotation texts a TAL cannot hold as they are: control characters (TAL separators among
+/// them) become spaces, and a long note is cut at a character boundary, read back by pyedflib.
+@Suite struct EDFAnnotationTextTests {
+    @Test func aLongNoteWithSeparatorsIsCutCleanly() throws {
+        let note = "é\u{14}\u{15}\u{0}" + String(repeating: "Ünïcödé ", count: 30)
+        let header = #"{"type":"session","t":1000,"format":"hrvmon-session","version":1,"program":"hrvmon","id":"n","start_local":"-","source":"live"}"#
+        let lines = [
+            header, #"{"type":"rr","t":1001.5,"recv":1001.5,"pkt":1,"seq":1,"rr_1024":1024,"rr_ms":1000,"hr_bpm":60,"contact":"detected"}"#,
+            #"{"type":"note","t":1001.25,"text":"\#(note.unicodeScalars.map { $0.value < 0x20 ? "\\u00" + ($0.value < 0x10 ? "0" : "") + String($0.value, radix: 16) : String($0) }.joined())"}"#,
+        ]
+        let file = try SessionFileReader.read(Array(lines.joined(separator: "\n").utf8) + [0x0A], source: "note")
+        #expect(file.notes.first?.text == note)
+        let read = try ReferenceReader.read("edf", try ExportFixture.write(EDFPlus.encode(try ExportTimeline(file)), name: "note.edf"))
+        let texts = (read.object("pyedflib")["annotations"] as? [[Any]] ?? []).map { $0[2] as! String }
+        let written = try #require(texts.first { $0.hasPrefix("note: ") })
+        #expect(written.utf8.count <= 160 && written.utf8.count > 150)
+        #expect(written.hasPrefix("note: é   Ünïcödé Ünïcödé"))
+        #expect(("note: é   " + String(repeating: "Ünïcödé ", count: 30)).hasPrefix(written))
+    }
+}
