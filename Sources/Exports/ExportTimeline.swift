@@ -55,6 +55,8 @@ public struct ExportTimeline: Sendable {
     /// Why a session cannot be exported.
     public enum Refusal: Error, Equatable, CustomStringConvertible {
         case noBeats
+        /// The first beat's time (Unix seconds) is no date of years 1 to 9999: a damaged file.
+        case notADate(Double)
         /// Its beats and events span more than `longest` seconds: a clock jumped (a damaged
         /// file), or a sampled grid over it would be too large.
         case tooLong(seconds: Double)
@@ -62,6 +64,7 @@ public struct ExportTimeline: Sendable {
         public var description: String {
             switch self {
             case .noBeats: "the session has no beats to export"
+            case .notADate(let time): "the first beat's time \(time) is not a date; is a timestamp damaged?"
             case .tooLong(let seconds):
                 "the session's beats and events span \(ExportNumber.text(seconds, places: 0)) s, more than the 31 days an export covers; is a timestamp damaged?"
             }
@@ -78,6 +81,8 @@ public struct ExportTimeline: Sendable {
         guard let first = file.beats.first else { throw .noBeats }
         header = file.header
         zero = (first.time - RRInterval(ticks: first.ticks).seconds).rounded(.down)
+        // 0001-01-01 to 9999-12-31: what EDF and BIDS can date.
+        guard (-62_135_596_800.0..<253_402_300_800).contains(zero) else { throw .notADate(zero) }
         localZero = LocalTime(unix: zero, offsetSeconds: LocalTime.offsetSeconds(of: file.header.startLocal))
         let afterGap = Self.beatsAfterGaps(file.steps)
         var ticks = 0

@@ -64,6 +64,9 @@ import Testing
             Self.beat(1002, 1, 1, ticks: 1024), #"{"type":"gap","t":1003}"#, Self.beat(1002 + 365 * 86_400, 2, 2, ticks: 1024),
         ])
         #expect(throws: ExportTimeline.Refusal.tooLong(seconds: 365 * 86_400 + 1)) { try ExportTimeline(jumped) }
+        // The fuzzer's: a beat at 1.795e37 s (no date, nor an Int).
+        let farOff = try Self.session([Self.beat(1.795e37, 1, 1, ticks: 1024)])
+        #expect(throws: ExportTimeline.Refusal.notADate(1.795e37)) { try ExportTimeline(farOff) }
         let noted = try ExportTimeline(try Self.session([Self.beat(1002, 1, 1, ticks: 1024), #"{"type":"note","t":1062.5,"text":"x"}"#]))
         #expect(noted.end == 61.5 && Tachogram.seconds(noted) == 62)
         // Per record: two signals of 4 two-byte samples, and the annotation signal as wide as its
