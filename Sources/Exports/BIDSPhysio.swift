@@ -53,7 +53,7 @@ public enum BIDSPhysio {
         for (received, placed) in zip(raw, corrected) {
             text += received.map { timeline.raw[$0].interval.exactMilliseconds } ?? "n/a"
             text += "\t"
-            text += placed.map { String(timeline.corrected[$0].beat.milliseconds) + "\t" + String(timeline.corrected[$0].classCode) } ?? "n/a\tn/a"
+            text += placed.map { ExportNumber.milliseconds(timeline.corrected[$0].beat.milliseconds) + "\t" + String(timeline.corrected[$0].classCode) } ?? "n/a\tn/a"
             text += "\n"
         }
         return text
@@ -104,7 +104,7 @@ public enum BIDSPhysio {
         }
         for beat in timeline.corrected {
             row(beat.onset, 1, [
-                "onset": ExportNumber.text(beat.onset), "duration": "0", "trial_type": "nn", "nn_ms": String(beat.beat.milliseconds),
+                "onset": ExportNumber.text(beat.onset), "duration": "0", "trial_type": "nn", "nn_ms": ExportNumber.milliseconds(beat.beat.milliseconds),
                 "class": beat.beat.kind, "after_gap": beat.beat.followsGap ? "1" : "0",
             ])
         }

@@ -55,7 +55,7 @@ public enum EDFPlus {
     }
 
     static func text(of beat: ExportTimeline.CorrectedBeat) -> String {
-        "NN " + String(beat.beat.milliseconds) + " " + beat.beat.kind + (beat.beat.followsGap ? " after_gap" : "")
+        "NN " + ExportNumber.milliseconds(beat.beat.milliseconds) + " " + beat.beat.kind + (beat.beat.followsGap ? " after_gap" : "")
     }
 
     /// `+onset[\x15duration]\x14text\x14\x00`: one annotation, a duration only when it has one.
@@ -81,7 +81,7 @@ public enum EDFPlus {
     }
 
     private static func appendSample(_ milliseconds: Double?, to file: inout [UInt8]) {
-        let units = milliseconds.map { min(digitalMaximum, Int(($0 * unitsPerMillisecond).rounded())) } ?? 0
+        let units = milliseconds.map { Int(min(Double(digitalMaximum), max(0, ($0 * unitsPerMillisecond).rounded()))) } ?? 0
         file.append(UInt8(units & 0xFF))
         file.append(UInt8(units >> 8 & 0xFF))
     }

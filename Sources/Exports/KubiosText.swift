@@ -10,7 +10,7 @@ public enum KubiosText {
         var text = ""
         if corrected {
             for beat in timeline.corrected where beat.beat.kind != ArtifactClass.implausible.rawValue {
-                text += ExportNumber.text(beat.onset) + "\t" + String(beat.beat.milliseconds) + "\n"
+                text += ExportNumber.text(beat.onset) + "\t" + ExportNumber.milliseconds(beat.beat.milliseconds) + "\n"
             }
         } else {
             for beat in timeline.raw { text += ExportNumber.text(beat.onset) + "\t" + beat.interval.exactMilliseconds + "\n" }

@@ -1,3 +1,4 @@
+import HRV
 import SessionLog
 
 /// A wall-clock date and time at a fixed UTC offset, whole seconds: what EDF's start date and
@@ -38,6 +39,13 @@ public struct LocalTime: Equatable, Sendable {
 
 /// Numbers as the export formats write them.
 enum ExportNumber {
+    /// A corrected interval as the session file wrote it: the exact decimal of its microticks
+    /// (`875`, `975.5859375`), or as Swift writes the number when no interval is that long.
+    static func milliseconds(_ value: Double) -> String {
+        guard abs(value) < 1e9 else { return String(value) }
+        return RRInterval(microticks: Int64((value * Double(RRInterval.microticksPerMillisecond)).rounded())).exactMilliseconds
+    }
+
     /// `value` rounded to `places` decimals, trailing zeros dropped: `12.5`, `3`, `0.000977`.
     static func text(_ value: Double, places: Int = 6) -> String {
         // Beyond whole numbers an Int holds, as Swift writes it (only a damaged file's clock gets there).

@@ -52,6 +52,18 @@ import Testing
         #expect(timeline.events.map(\.duration) == [0])
     }
 
+    /// A corrected interval longer than the signals' range (a damaged nn_ms) is written as their
+    /// maximum, 32,000 units (0x7D00), and its annotation as Swift writes the number.
+    @Test func anIntervalBeyondTheScaleIsClipped() throws {
+        let file = try Self.session([Self.beat(1002, 1, 1, ticks: 1024), #"{"type":"nn","s":1,"nn_ms":1e300,"class":"implausible"}"#])
+        let bytes = EDFPlus.encode(try ExportTimeline(file))
+        // Record 0 after the 1024-byte header: RR's four samples, each the 1000 ms interval (8,192
+        // units, 0x2000), then NN's four, clipped.
+        #expect(Array(bytes[1024..<1032]) == [0x00, 0x20, 0x00, 0x20, 0x00, 0x20, 0x00, 0x20])
+        #expect(Array(bytes[1032..<1040]) == [0x00, 0x7D, 0x00, 0x7D, 0x00, 0x7D, 0x00, 0x7D])
+        #expect(String(decoding: bytes, as: UTF8.self).contains("NN 1e+300 implausible"))
+    }
+
     @Test func aSessionWithoutBeatsHasNoTimeline() throws {
         let file = try Self.session([#"{"type":"note","t":1004,"text":"x"}"#])
         #expect(throws: ExportTimeline.Refusal.noBeats) { try ExportTimeline(file) }
