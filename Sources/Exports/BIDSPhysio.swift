@@ -1,4 +1,3 @@
-import HRV
 import SessionLog
 
 /// A session as BIDS physiological recording and events (bids-specification, "Physiological
