@@ -37,6 +37,9 @@ let package = Package(
         .target(name: "LivePipeline", dependencies: ["HeartRateProtocol", "HRV"]),
         // The session file format, written and read; the resting history's records.
         .target(name: "SessionLog", dependencies: ["HeartRateProtocol", "HRV", "Recordings", "Settings", "LivePipeline"]),
+        // A session in the formats of HRV research tools: Kubios RR text, EDF+, BIDS physio and
+        // events, each with every beat as received and as corrected.
+        .target(name: "Exports", dependencies: ["HRV", "SessionLog"]),
 
         // MARK: The operating system's edge.
 
@@ -85,14 +88,14 @@ let package = Package(
             ]),
         // What must hold for any input to a parser of outside data: scripts/fuzz.sh fuzzes it, the
         // test suite replays the corpora in Fuzz/corpus through it.
-        .target(name: "FuzzChecks", dependencies: ["HeartRateProtocol", "HRV", "Recordings", "Settings", "SessionLog"]),
+        .target(name: "FuzzChecks", dependencies: ["HeartRateProtocol", "HRV", "Recordings", "Settings", "SessionLog", "Exports"]),
 
         // MARK: The commands: each parses its arguments and hands over to the libraries.
 
         .executableTarget(
             name: "hrvmon",
             dependencies: [
-                "Platform", "HRV", "Simulation", "Recordings", "Settings", "SessionLog",
+                "Platform", "HRV", "Simulation", "Recordings", "Settings", "SessionLog", "Exports",
                 "Presentation", "UserData", "Analysis", "DBus", "BlueZ", "BluetoothHCI", "Dashboard", "Report", "Doctor",
                 "LiveSession", argumentParser, numerics,
             ]),
@@ -105,7 +108,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["HRV", "Simulation", "Recordings", "Settings", "LivePipeline", "SessionLog", "Dashboard", "LiveSession"],
             path: "Tests/TestSupport",
-            resources: [.copy("Fixtures"), .copy("FakeBlueZ"), .copy("FakeNotifications")]),
+            resources: [.copy("Fixtures"), .copy("FakeBlueZ"), .copy("FakeNotifications"), .copy("ReferenceReaders")]),
         .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Simulation"]),
         .testTarget(name: "HRVTests", dependencies: ["HRV", "Simulation", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
@@ -113,6 +116,9 @@ let package = Package(
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
         .testTarget(name: "LivePipelineTests", dependencies: ["HRV", "LivePipeline", "TestSupport"]),
         .testTarget(name: "SessionLogTests", dependencies: ["HRV", "SessionLog"]),
+        .testTarget(
+            name: "ExportsTests",
+            dependencies: ["HeartRateProtocol", "HRV", "Settings", "LivePipeline", "SessionLog", "Exports", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "DBusTests", dependencies: ["CDBus", "DBus"]),
         .testTarget(name: "BlueZTests", dependencies: ["DBus", "BlueZ"]),

@@ -1,3 +1,4 @@
+import Exports
 import HRV
 import HeartRateProtocol
 import Recordings
@@ -68,7 +69,23 @@ public enum FuzzCheck: String, CaseIterable, Sendable {
             if case .packet(let measurement, _) = step { return count + measurement.rrIntervals.count }
             return count
         }
-        return file.beats.count == replayed ? .accepted : .violated("\(file.beats.count) beats but \(replayed) RR intervals in its notifications")
+        guard file.beats.count == replayed else { return .violated("\(file.beats.count) beats but \(replayed) RR intervals in its notifications") }
+        return researchExports(file)
+    }
+
+    /// What reads exports to every research format: every beat on the time axis, in order (the
+    /// EDF+ and BIDS grids are built for sessions up to an hour, to keep the fuzzer fast).
+    private static func researchExports(_ file: SessionFile) -> Outcome {
+        guard let timeline = try? ExportTimeline(file) else { return .accepted }
+        guard timeline.raw.count == file.beats.count, timeline.corrected.count == file.placed.count,
+              zip(timeline.raw, timeline.raw.dropFirst()).allSatisfy({ $0.onset <= $1.onset })
+        else { return .violated("the export's time axis lost a beat or runs backwards") }
+        _ = KubiosText.encode(timeline, corrected: false)
+        if timeline.end <= 3600 {
+            _ = EDFPlus.encode(timeline)
+            _ = BIDSPhysio.files(timeline, subject: "01", task: "fuzz")
+        }
+        return .accepted
     }
 
     /// A configuration file: accepted numbers lie in their documented ranges.

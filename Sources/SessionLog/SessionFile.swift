@@ -46,6 +46,8 @@ public struct SessionFile: Sendable {
         public var milliseconds: Double
         /// normal, or the artifact class.
         public var kind: String
+        /// No successive difference is formed with the beat before (`after_gap`).
+        public var followsGap = false
     }
 
     public struct Metrics: Sendable {

@@ -98,7 +98,8 @@ public enum SessionFileReader {
             case "rr": try addBeat(fields)
             case "nn":
                 file!.placed.append(SessionFile.PlacedBeat(
-                    seconds: try fields.double("s"), milliseconds: try fields.double("nn_ms"), kind: try fields.string("class")))
+                    seconds: try fields.double("s"), milliseconds: try fields.double("nn_ms"), kind: try fields.string("class"),
+                    followsGap: try fields.optionalDouble("after_gap") == 1))
             case "metrics":
                 file!.metrics.append(SessionFile.Metrics(
                     time: try fields.double("t"), sessionSeconds: try fields.double("session_s"),

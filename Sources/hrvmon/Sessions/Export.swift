@@ -1,4 +1,5 @@
 import ArgumentParser
+import Exports
 import HRV
 import Platform
 import Presentation
@@ -8,56 +9,87 @@ import UserData
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export sessions as RR lists (Kubios, Elite HRV), CSV or the session's JSON Lines.",
+        abstract: "Export sessions as RR lists, CSV, the session's JSON Lines, or for research tools (Kubios, EDF+, BIDS).",
         discussion: """
             rr: one RR interval in milliseconds per line, exact (800 strap ticks: 781.25), the format \
             Kubios and Elite HRV import; csv: one row per beat; jsonl: the session file itself. \
-            --corrected exports the artifact-corrected timeline instead of the intervals as received. \
+            --corrected exports the artifact-corrected timeline instead of the intervals as received.
+
+            kubios: two columns, the time of each beat (s) and its RR (ms), for Kubios HRV's RR text \
+            import; the time column keeps gaps where they were. edf: an EDF+C file (pyedflib, MNE, \
+            EDFbrowser) with the received and the corrected intervals as 4 Hz signals and every beat, \
+            gap, note, stress and activity episode, exercise and suggestion as an annotation. bids: \
+            BIDS physio (*_physio.tsv.gz, *_physio.json) and events (*_events.tsv, *_events.json) \
+            under sub-SUBJECT/ses-ID/beh/ in the --output directory, every beat as received and as \
+            corrected in the events. README's "Research exports" says how to undo hrvmon's corrections.
+
             Exported files are created 0600: they hold health data.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case rr, csv, jsonl
+        case rr, csv, jsonl, kubios, edf, bids
 
         var fileExtension: String {
             switch self {
             case .rr: ".rr.txt"
             case .csv: ".csv"
             case .jsonl: ".jsonl"
+            case .kubios: ".kubios.txt"
+            case .edf: ".edf"
+            case .bids: ""
             }
         }
     }
 
+    @Argument(help: ArgumentHelp("Session id, unique id prefix, or session file path (the same as --session).", valueName: "session"))
+    var reference: String?
+
     @Option(help: "Session id (or a unique start of one) or path; see `hrvmon sessions`.")
     var session: String?
 
-    @Flag(help: "Every session, one file each in the --output directory.")
+    @Flag(help: "Every session, one file each in the --output directory (bids: one tree).")
     var all = false
 
-    @Option(help: "rr, csv or jsonl.")
+    @Option(help: "The format: one of those above.")
     var format: Format = .rr
 
-    @Flag(help: "The corrected timeline (artifact class per beat) instead of the intervals as received.")
+    @Flag(help: "rr, csv, kubios: the corrected timeline (artifact class per beat in csv) instead of the intervals as received.")
     var corrected = false
 
-    @Option(name: [.short, .long], help: "Output file (default: standard output); with --all, a directory.")
+    @Option(help: "bids: the subject label (letters and digits).")
+    var subject = "01"
+
+    @Option(help: "bids: the task label (letters and digits).")
+    var task = "hrvmon"
+
+    @Option(name: [.short, .long], help: "Output file (default: standard output); with --all or bids, a directory.")
     var output: String?
 
     func validate() throws {
-        guard (session != nil) != all else { throw ValidationError("name one --session, or --all") }
+        if reference != nil && session != nil { throw ValidationError("name the session once: SESSION or --session") }
+        guard (reference ?? session != nil) != all else { throw ValidationError("name one SESSION (or --session), or --all") }
         if all && output == nil { throw ValidationError("--all writes one file per session: give a directory with --output") }
-        if corrected && format == .jsonl { throw ValidationError("--corrected applies to rr and csv; the jsonl file holds both") }
+        if format == .bids && output == nil { throw ValidationError("bids writes a directory tree: give its root with --output") }
+        if corrected && ![.rr, .csv, .kubios].contains(format) {
+            throw ValidationError("--corrected applies to rr, csv and kubios; \(format.rawValue) holds both timelines")
+        }
+        for (name, label) in [("--subject", subject), ("--task", task)] where !BIDSPhysio.isLabel(label) {
+            throw ValidationError("\(name) must be letters and digits only (a BIDS label), not '\(label)'")
+        }
     }
 
     func run() throws {
         do {
-            if let session {
-                let path = try SessionStore.find(session)
+            if let named = reference ?? session {
+                let path = try SessionStore.find(named)
                 try write(try export(path), to: output)
             } else if let output {
                 try DataDirectory.makePrivateDirectory(output)
                 let paths = SessionStore.all()
-                for path in paths { try write(try export(path), to: output + "/" + SessionStore.id(of: path) + format.fileExtension) }
+                for path in paths {
+                    let file = format == .bids ? output : output + "/" + SessionStore.id(of: path) + format.fileExtension
+                    try write(try export(path), to: file)
+                }
                 FileStream.printError("exported \(Formatting.count(paths.count, "session")) to \(output)")
             }
         } catch let error as ExitCode {
@@ -67,9 +99,15 @@ struct Export: ParsableCommand {
         }
     }
 
-    private func export(_ path: String) throws -> [UInt8] {
+    /// What a session becomes: the bytes of one file, or (bids) files under a directory.
+    private enum Exported {
+        case file([UInt8])
+        case tree([BIDSPhysio.File])
+    }
+
+    private func export(_ path: String) throws -> Exported {
         let bytes = try InputFile.read(path)
-        if format == .jsonl { return bytes }
+        if format == .jsonl { return .file(bytes) }
         let file = try SessionFileReader.read(bytes, source: path)
         file.reportTornLine(of: path, "exporting")
         var text = ""
@@ -86,21 +124,41 @@ struct Export: ParsableCommand {
         case (.csv, true):
             text = "session_s,nn_ms,class\n"
             for beat in file.placed { text += "\(beat.seconds),\(beat.milliseconds),\(beat.kind)\n" }
+        case (.kubios, _), (.edf, _), (.bids, _):
+            let timeline: ExportTimeline
+            do { timeline = try ExportTimeline(file) } catch { throw ValidationError("\(path): \(error)") }
+            switch format {
+            case .edf: return .file(EDFPlus.encode(timeline))
+            case .bids: return .tree(BIDSPhysio.files(timeline, subject: subject, task: task))
+            default: text = KubiosText.encode(timeline, corrected: corrected)
+            }
         case (.jsonl, _):
             break
         }
-        return Array(text.utf8)
+        return .file(Array(text.utf8))
     }
 
-    /// Writes to `path` (created 0600), or to standard output when nil; a failed write (a full
-    /// disk) is said and exits 1, never reported as success.
-    private func write(_ bytes: [UInt8], to path: String?) throws {
-        var stream = try path.map { try OutputFile.create($0, mode: 0o600) } ?? FileStream.standardOutput
-        stream.write(String(decoding: bytes, as: UTF8.self))
-        if path == nil { stream.flush() } else { stream.close(sync: true) }
-        if let failure = stream.failure {
-            FileStream.printError("hrvmon: cannot write \(path ?? "standard output"): \(failure)")
-            throw ExitCode(1)
+    /// Writes a file to `path` (0600, whole or not at all) or to standard output when nil, a tree
+    /// under the directory `path`; a failed write (a full disk) is said and exits 1, never
+    /// reported as success.
+    private func write(_ exported: Exported, to path: String?) throws {
+        switch exported {
+        case .file(let bytes):
+            let failure = if let path { AtomicFile.write(bytes, to: path) } else {
+                bytes.withUnsafeBytes { FileStream.writeAll($0, to: FileStream.standardOutput.descriptor) }
+            }
+            if let failure {
+                FileStream.printError("hrvmon: cannot write \(path ?? "standard output"): \(failure)")
+                throw ExitCode(1)
+            }
+        case .tree(let files):
+            for file in files {
+                let target = path! + "/" + file.path
+                try DataDirectory.makePrivateDirectory(String(target[..<target.lastIndex(of: "/")!]))
+                try write(.file(file.bytes), to: target)
+            }
+            // One session's files are listed; --all says how many sessions it wrote.
+            if reference ?? session != nil { print(files.map { path! + "/" + $0.path }.joined(separator: "\n")) }
         }
     }
 }

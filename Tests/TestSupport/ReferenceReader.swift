@@ -1,0 +1,40 @@
+import Foundation
+
+/// The readers researchers open hrvmon's exports with — pyedflib, MNE, pandas, numpy, CPython's
+/// gzip — run by ReferenceReaders/read_export.py, which prints what they read as JSON.
+/// scripts/install-python-readers.sh installs them (scripts/test.sh runs it).
+public enum ReferenceReader {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// What the readers of `kind` (edf, bids, kubios, gzip) see in `path`.
+    public static func read(_ kind: String, _ path: String) throws -> [String: Any] {
+        let script = Bundle.module.url(forResource: "read_export", withExtension: "py", subdirectory: "ReferenceReaders")!
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, kind, path]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        nonisolated(unsafe) var errorData = Data()
+        let drained = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            errorData = errors.fileHandleForReading.readDataToEndOfFile()
+            drained.signal()
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw Failure(description: """
+                read_export.py \(kind) \(path) failed (status \(process.terminationStatus)); \
+                scripts/install-python-readers.sh installs its readers:
+                \(String(decoding: errorData, as: UTF8.self))
+                """)
+        }
+        return object
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `hrvmon export SESSION --format kubios|edf|bids` on the demo's session file, opened with the
+/// reference readers and compared with the session's own lines.
+@Suite struct ResearchExportTests {
+    /// The demo's ten minutes, recorded to a session file in the sessions directory of a home.
+    struct Recorded {
+        let environment: [String: String]
+        let path: String
+        let lines: [[String: Any]]
+
+        func of(_ type: String) -> [[String: Any]] { lines.filter { $0["type"] as? String == type } }
+    }
+
+    struct DemoFailed: Error {
+        let stderr: String
+    }
+
+    nonisolated(unsafe) static let recorded: Result<Recorded, Error> = Result {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-research-\(UUID().uuidString)").path
+        let environment = ["XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config"]
+        try FileManager.default.createDirectory(atPath: home + "/data/hrvmon/sessions", withIntermediateDirectories: true)
+        let path = home + "/data/hrvmon/sessions/20261125-120000.jsonl"
+        let demo = try Hrvmon.run(["demo", "--speed", "1000", "--format", "jsonl", "--log", path], environment: environment)
+        guard demo.status == 0 else { throw DemoFailed(stderr: demo.stderr) }
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            .map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
+        return Recorded(environment: environment, path: path, lines: lines)
+    }
+
+    func export(_ arguments: [String]) throws -> Hrvmon.Result {
+        try Hrvmon.run(["export"] + arguments, environment: try Self.recorded.get().environment)
+    }
+
+    func scratch() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-research-out-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test func edfHoldsEveryBeatAndEpisode() throws {
+        let recorded = try Self.recorded.get()
+        let path = try scratch() + "/demo.edf"
+        let result = try export([recorded.path, "--format", "edf", "-o", path])
+        #expect(result.status == 0 && result.stdout.isEmpty, "\(result.stderr)")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
+        let read = try ReferenceReader.read("edf", path)
+        let edflib = read["pyedflib"] as? [String: Any] ?? [:]
+        let annotations = (edflib["annotations"] as? [[Any]] ?? []).map { (onset: ($0[0] as! NSNumber).doubleValue, duration: ($0[1] as! NSNumber).doubleValue, text: $0[2] as! String) }
+        let received = annotations.filter { $0.text.hasPrefix("RR ") }
+        let rr = recorded.of("rr")
+        #expect(received.count == rr.count && rr.count > 600)
+        #expect(received.map { Double($0.text.dropFirst(3))! } == rr.map { Double($0["rr_1024"] as! Int) * 1000 / 1024 })
+        let corrected = annotations.filter { $0.text.hasPrefix("NN ") }
+        let nn = recorded.of("nn")
+        #expect(corrected.map { String($0.text.split(separator: " ")[2]) } == nn.map { $0["class"] as! String })
+        #expect(corrected.map { Double($0.text.split(separator: " ")[1])! } == nn.map { ($0["nn_ms"] as! NSNumber).doubleValue })
+        // No gap in the demo: spans on the axis are the session's spans of RR seconds.
+        let stress = try #require(recorded.of("stress").first)
+        let episode = try #require(annotations.first { $0.text.hasPrefix("stress") })
+        let rrSpan = (stress["end_s"] as! Double) - (stress["start_s"] as! Double)
+        #expect(abs(episode.duration - rrSpan) < 2e-6)
+        let marks = recorded.of("exercise").map { $0["session_s"] as! Double }
+        let exercise = try #require(annotations.first { $0.text == "exercise: resonance" })
+        #expect(marks.count == 2 && abs(exercise.duration - (marks[1] - marks[0])) < 2e-6)
+        #expect(abs(exercise.onset - episode.onset - (marks[0] - (stress["start_s"] as! Double))) < 2e-6)
+        let mne = read["mne"] as? [String: Any] ?? [:]
+        #expect((mne["annotations"] as? [Any])?.count == annotations.count && mne["sfreq"] as? Double == 4)
+    }
+
+    @Test func bidsTreeHoldsEveryBeat() throws {
+        let recorded = try Self.recorded.get()
+        let root = try scratch() + "/dataset"
+        let result = try export(["--session", "20261125", "--format", "bids", "-o", root, "--subject", "S1", "--task", "rest"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let stem = root + "/sub-S1/ses-20261125120000/beh/sub-S1_ses-20261125120000_task-rest"
+        #expect(result.stdout.split(separator: "\n").map(String.init) == [
+            stem + "_physio.tsv.gz", stem + "_physio.json", stem + "_events.tsv", stem + "_events.json",
+            root + "/sub-S1/ses-20261125120000/sub-S1_ses-20261125120000_scans.tsv",
+        ])
+        #expect(try FileManager.default.attributesOfItem(atPath: stem + "_physio.tsv.gz")[.posixPermissions] as? Int == 0o600)
+        #expect(try FileManager.default.attributesOfItem(atPath: root + "/sub-S1/ses-20261125120000/beh")[.posixPermissions] as? Int == 0o700)
+        let bids = try ReferenceReader.read("bids", root)
+        let events = bids["events"] as? [String: [Any]] ?? [:]
+        let types = events["trial_type"] as? [String] ?? []
+        let rows = types.indices.filter { types[$0] == "rr" }
+        let rr = recorded.of("rr")
+        #expect(rows.map { (events["seq"]![$0] as! NSNumber).intValue } == rr.map { $0["seq"] as! Int })
+        #expect(rows.map { (events["rr_1024"]![$0] as! NSNumber).intValue } == rr.map { $0["rr_1024"] as! Int })
+        #expect(types.filter { $0 == "nn" }.count == recorded.of("nn").count)
+        #expect(types.contains("stress") && types.contains("exercise") && types.contains("suggestion"))
+        let physio = bids["physio"] as? [String: [Any]] ?? [:]
+        // Ten minutes at 4 Hz, from the whole second before the first interval to the last beat.
+        let first = rr[0]["t"] as! Double
+        let zero = (first - Double(rr[0]["rr_1024"] as! Int) / 1024).rounded(.down)
+        let last = first - zero + Double(rr.dropFirst().reduce(0) { $0 + ($1["rr_1024"] as! Int) }) / 1024
+        #expect(physio["rr_ms"]?.count == Int(last.rounded(.up)) * 4 && (2400...2404).contains(physio["rr_ms"]?.count ?? 0))
+    }
+
+    /// SESSION, --session, an id prefix and a path name the same session; kubios goes to stdout.
+    @Test func kubiosAndTheWaysToNameASession() throws {
+        let recorded = try Self.recorded.get()
+        let positional = try export(["20261125-12", "--format", "kubios"])
+        #expect(positional.status == 0, "\(positional.stderr)")
+        #expect(try export(["--session", recorded.path, "--format", "kubios"]).stdout == positional.stdout)
+        let path = try scratch() + "/demo.txt"
+        try positional.stdout.write(toFile: path, atomically: true, encoding: .utf8)
+        let table = try ReferenceReader.read("kubios", path)
+        #expect((table["rr_ms"] as? [Double]) == recorded.of("rr").map { Double($0["rr_1024"] as! Int) * 1000 / 1024 })
+        // The old formats keep working positionally too.
+        #expect(try export([recorded.path, "--format", "rr"]).stdout == (try export(["--session", recorded.path]).stdout))
+    }
+
+    @Test func everySessionAtOnce() throws {
+        let directory = try scratch() + "/all"
+        let edf = try export(["--all", "--format", "edf", "-o", directory])
+        #expect(edf.status == 0 && edf.stderr.contains("exported 1 session"), "\(edf.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory + "/20261125-120000.edf"))
+        let bids = try export(["--all", "--format", "bids", "-o", directory + "/bids"])
+        #expect(bids.status == 0 && FileManager.default.fileExists(atPath: directory + "/bids/sub-01/ses-20261125120000/beh/sub-01_ses-20261125120000_task-hrvmon_events.tsv"))
+    }
+
+    /// What cannot be exported says why, with status 2, and writes nothing.
+    @Test func badRequestsAreRefused() throws {
+        let path = try Self.recorded.get().path
+        let cases: [([String], String)] = [
+            ([path, "--format", "bids"], "give its root with --output"),
+            ([path, "--format", "bids", "-o", "/tmp/x", "--subject", "a-b"], "--subject must be letters and digits"),
+            ([path, "--session", path], "name the session once"),
+            ([path, "--format", "edf", "--corrected"], "--corrected applies to rr, csv and kubios"),
+            ([path, "--all", "-o", "/tmp/x"], "name one SESSION"),
+        ]
+        for (arguments, message) in cases {
+            let result = try export(arguments)
+            #expect(result.status == 2 && result.stderr.contains(message) && result.stdout.isEmpty, "\(arguments): \(result.stderr)")
+        }
+        let empty = try Hrvmon.temporaryFile(
+            #"{"type":"session","t":1,"format":"hrvmon-session","version":1,"program":"hrvmon","id":"e","start_local":"-","source":"live"}"# + "\n",
+            name: "empty.jsonl")
+        let result = try export([empty.path, "--format", "edf"])
+        #expect(result.status == 2 && result.stderr.contains("the session has no beats to export"), "\(result.stderr)")
+    }
+}
