@@ -17,4 +17,7 @@ public struct MetricsReport: Equatable, Sendable {
     public var judgedBeats: Int
     /// DFA α1 of the last two minutes (``RollingDFA``); nil before two minutes of beats.
     public var dfaAlpha1: Double?
+    /// The stress episode this notification's beats declared (dated back to where it began), if
+    /// one was: the session's moment of stress onset.
+    public var stressOnset: StressEpisode?
 }

@@ -36,6 +36,8 @@ struct Monitor: ParsableCommand {
     @Option(help: "Seconds to scan when no sensor is given or remembered.")
     var scanTimeout: Double = 10
 
+    @OptionGroup var lsl: LSLOptions
+
     @OptionGroup var config: ConfigOptions
 
     func validate() throws {
@@ -45,6 +47,7 @@ struct Monitor: ParsableCommand {
 
     func run() throws {
         let settings = try config.load()
+        let lslLibrary = try lsl.library()
         let baseline = try badInputOnFailure { try DataDirectory.personalBaseline(settings) }
         let bus = try SystemBus()
         let query = try device ?? DataDirectory.lastSensor() ?? chooseByScanning(bus)
@@ -65,6 +68,8 @@ struct Monitor: ParsableCommand {
                 clock: WallClock.now, stop: stop)
         }
         let run = host.run
+        let publisher = lslLibrary.map { LSLPublisher(library: $0, timestamps: .live) }
+        if let publisher { run.publishToLSL(publisher, clock: WallClock.now) }
         run.follow(link, now: WallClock.now)
         bus.connection.onDisconnect = {
             run.report(.notice("the system D-Bus went away; stopping"), at: WallClock.now())
@@ -74,6 +79,7 @@ struct Monitor: ParsableCommand {
         bus.onInterrupt = stop
         link.start()
         host.runUntilStopped { (WallClock.now(), EventLoop.now() - started) }
+        publisher?.close()
 
         if host.recorder?.failed == true, settings.log.stopsOnError { throw ExitCode(1) }
         if let failure = host.keepRestingValues(measuredOn: WallClock.day(start)) {
