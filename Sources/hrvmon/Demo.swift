@@ -116,7 +116,9 @@ struct Demo: ParsableCommand {
                 if case .toggleExercise = command { playback.toggleByUser(on: run, at: clock.time) } else { perform(command) }
             }
         }
-        play()
+        // From the loop, never before it: a timeline already over by now (a short --duration at a
+        // high --speed on a busy machine) would stop the loop before it ran, and it would then wait forever.
+        scheduleNext()
         host.runUntilStopped {
             let time = min(clock.time, start + (timeline.steps.last?.seconds ?? 0))
             return (time, time - start)
