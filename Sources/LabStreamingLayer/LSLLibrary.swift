@@ -46,6 +46,7 @@ public final class LSLLibrary {
     let pushStrings: @convention(c) (Outlet?, UnsafePointer<Text?>?, Double, Int32) -> Int32
     let waitForConsumers: @convention(c) (Outlet?, Double) -> Int32
     let haveConsumers: @convention(c) (Outlet?) -> Int32
+    let setConfigContent: @convention(c) (Text?) -> Void
 
     /// Where liblsl was loaded from.
     public let name: String
@@ -66,15 +67,18 @@ public final class LSLLibrary {
         pushStrings = try library.function("lsl_push_sample_strtp").get()
         waitForConsumers = try library.function("lsl_wait_for_consumers").get()
         haveConsumers = try library.function("lsl_have_consumers").get()
+        setConfigContent = try library.function("lsl_set_config_content").get()
     }
 
     /// liblsl from `$HRVMON_LIBLSL` when it is set (and only from there), else from the linker's
-    /// search for `names`.
+    /// search for `names`; quiet unless the user configured it (`quietUnlessConfigured`).
     public static func load(path: String? = Environment.value(pathVariable)) -> Result<LSLLibrary, NotFound> {
         var attempts: [(String, SharedLibrary.Failure)] = []
         for name in path.map({ [$0] }) ?? names {
             do {
-                return .success(try LSLLibrary(SharedLibrary.open(name).get()))
+                let library = try LSLLibrary(SharedLibrary.open(name).get())
+                library.quietUnlessConfigured()
+                return .success(library)
             } catch {
                 attempts.append((path == nil ? name : "\(pathVariable)=\(name)", error))
             }
@@ -88,6 +92,26 @@ public final class LSLLibrary {
     /// LSL's clock, the one its timestamps are on: seconds of the monotonic clock (CLOCK_MONOTONIC
     /// on Linux), the same on every process of the machine.
     public var now: Double { localClock() }
+
+    /// Where liblsl reads its configuration (lsl_api.cfg), in its order: the first readable one.
+    public static var configurationFiles: [String] {
+        [Environment.value("LSLAPICFG"), "lsl_api.cfg", Environment.value("HOME").map { $0 + "/lsl_api/lsl_api.cfg" }, "/etc/lsl_api/lsl_api.cfg"]
+            .compactMap { $0 }
+    }
+
+    /// liblsl logs at INFO level on stderr unless its configuration says otherwise, which would
+    /// write over the dashboard: without a configuration file of the user's, it is told to log only
+    /// what is fatal (with liblsl's defaults otherwise). A user's file is read as it is.
+    func quietUnlessConfigured() {
+        guard !Self.configurationFiles.contains(where: { FileSystem.isAllowed($0, .read) }) else { return }
+        configure("[log]\nlevel = -3\n")
+    }
+
+    /// Configures liblsl with the text of an lsl_api.cfg instead of its files; it reads its
+    /// configuration once, when first used (the first outlet).
+    public func configure(_ content: String) {
+        setConfigContent(content)
+    }
 
     /// liblsl's explanation of its last failure.
     var lastFailure: String { lastError().map { String(cString: $0) } ?? "no reason given" }

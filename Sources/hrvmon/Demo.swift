@@ -18,7 +18,8 @@ struct Demo: ParsableCommand {
             In the breathing segment the demo takes the exercise for you (or press b earlier), and its \
             measured effect follows. On a terminal the dashboard stays after the end until q; otherwise \
             the demo prints lines and exits at the end. No session file is written unless --log asks \
-            for one, and your personal baseline is neither used nor changed.
+            for one, and your personal baseline is neither used nor changed. With --lsl the demo strap's \
+            beats and markers go out as Lab Streaming Layer streams, stamped in session time.
             """)
 
     @Option(help: "Run this many times faster than real time; 10 plays the 10-minute scenario in a minute.")

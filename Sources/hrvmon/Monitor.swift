@@ -14,7 +14,9 @@ struct Monitor: ParsableCommand {
             Without --device: the sensor used last time, or the only one found by a scan. The link is kept \
             up: after a drop hrvmon reconnects at once (with back-off only after failures) and says what it is doing. Ctrl-C stops \
             notifications, disconnects and exits 0. On a terminal the session is a full-screen dashboard \
-            (b breathe, n note, q quit, ? help); otherwise, or with --no-dashboard, one line per event.
+            (b breathe, n note, q quit, ? help); otherwise, or with --no-dashboard, one line per event. \
+            With --lsl the beats and the session's markers are also published as Lab Streaming Layer streams \
+            (liblsl is loaded at run time: liblsl.so.2 or $HRVMON_LIBLSL).
             """)
 
     @Option(help: "Sensor address (AA:BB:CC:DD:EE:FF) or name, or part of one.")

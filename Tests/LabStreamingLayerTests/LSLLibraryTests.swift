@@ -48,9 +48,9 @@ import Testing
     /// every float sample exactly, every string (UTF-8) and each timestamp as pushed.
     @Test func pylslReceivesTheOutletsInfoSamplesAndTimestamps() throws {
         let inlet = try LSLInlet(timeout: 60)
-        // liblsl reads its configuration once per process: this is the suite's only outlet.
-        setenv("LSLAPICFG", inlet.environment["LSLAPICFG"]!, 1)
         let library = try Self.library()
+        // The inlet's configuration; liblsl reads it once per process: these are the only outlets.
+        library.configure(try String(contentsOfFile: try #require(inlet.environment["LSLAPICFG"]), encoding: .utf8))
         let channel = StreamDescription.Element.element("channel", [.value("label", "rr_ms"), .value("unit", "ms"), .value("type", "RR")])
         var rr: StreamOutlet? = try StreamOutlet(
             StreamDescription(

@@ -163,6 +163,22 @@ import Testing
         #expect(plain.status == 0 && !plain.stderr.contains("liblsl"), "\(plain.stderr)")
     }
 
+    /// liblsl logs on stderr by default, which would write over the dashboard: without an
+    /// lsl_api.cfg of the user's, hrvmon tells it to log only what is fatal.
+    @Test func liblslIsQuietUnlessConfigured() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-lsl-quiet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let arguments = ["demo", "--lsl", "--duration", "3", "--speed", "100", "--format", "jsonl"]
+        #expect(ProcessInfo.processInfo.environment["LSLAPICFG"] == nil && !FileManager.default.fileExists(atPath: "/etc/lsl_api/lsl_api.cfg"))
+        let quiet = try Hrvmon.run(arguments, environment: ["HRVMON_LIBLSL": LSLInlet.library], directory: directory)
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
+        // With the user's own configuration, its log level applies: liblsl's INFO lines then.
+        try "[log]\nlevel = 0\n".write(to: directory.appendingPathComponent("lsl_api.cfg"), atomically: true, encoding: .utf8)
+        let configured = try Hrvmon.run(arguments, environment: ["HRVMON_LIBLSL": LSLInlet.library], directory: directory)
+        #expect(configured.status == 0 && configured.stderr.contains("Configuration loaded from lsl_api.cfg"), "\(configured.stderr)")
+    }
+
     @Test func lslWaitGoesWithLsl() throws {
         let result = try Hrvmon.run(["demo", "--lsl-wait", "5"])
         #expect(result.status == 2 && result.stderr.contains("--lsl-wait goes with --lsl"), "\(result.stderr)")
