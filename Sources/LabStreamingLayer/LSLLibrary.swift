@@ -19,10 +19,10 @@ public final class LSLLibrary {
             --lsl needs liblsl, the Lab Streaming Layer library (1.14 or newer), and none could be loaded:
             \(attempts.map { "  \($0.name): \($0.failure)" }.joined(separator: "\n"))
             Get it either way:
-              - pylsl's wheel carries it: `python3 -m pip install pylsl` (in a venv, or with --target DIR), then
-                export \(LSLLibrary.pathVariable)=DIR/pylsl/lib/liblsl.so (the directory `python3 -c 'import pylsl, os; print(os.path.dirname(pylsl.__file__))'` prints, plus /lib/liblsl.so)
-              - or the .deb for your distribution from https://github.com/sccn/liblsl/releases (`sudo apt install ./liblsl-*.deb`),
-                which installs liblsl.so.2 where the linker finds it
+              - from pylsl's wheel: `python3 -m pip install pylsl` (in a venv), then
+                  export \(LSLLibrary.pathVariable)="$(python3 -c 'import os, pylsl; print(os.path.dirname(pylsl.__file__))')/lib/liblsl.so"
+              - or the .deb for your distribution from https://github.com/sccn/liblsl/releases
+                (`sudo apt install ./liblsl-*.deb`), which installs liblsl.so.2 where the dynamic linker finds it
             """
         }
     }
