@@ -25,28 +25,30 @@ public final class SensorStreams {
         return false
     }
 
-    public static func rr(sensorName: String?, address: String) -> StreamDescription {
-        let channel = StreamDescription.Element.element("channel", [.value("label", "rr_ms"), .value("unit", "ms"), .value("type", "RR")])
-        return StreamDescription(
-            name: "hrvmon RR (\(sensorName ?? address))", type: "RR", channelCount: 1, nominalRate: 0, format: .float32,
-            sourceID: "hrvmon-rr-\(address)", desc: [.element("channels", [channel])] + common(sensorName: sensorName, address: address))
+    static func rr(sensorName: String?, address: String) -> StreamDescription {
+        stream("RR", format: .float32, channel: [.value("label", "rr_ms"), .value("unit", "ms"), .value("type", "RR")], sensorName, address)
     }
 
-    public static func markers(sensorName: String?, address: String) -> StreamDescription {
-        let channel = StreamDescription.Element.element("channel", [.value("label", "marker"), .value("type", "Markers")])
-        return StreamDescription(
-            name: "hrvmon Markers (\(sensorName ?? address))", type: "Markers", channelCount: 1, nominalRate: 0, format: .string,
-            sourceID: "hrvmon-markers-\(address)", desc: [.element("channels", [channel])] + common(sensorName: sensorName, address: address))
+    static func markers(sensorName: String?, address: String) -> StreamDescription {
+        stream("Markers", format: .string, channel: [.value("label", "marker"), .value("type", "Markers")], sensorName, address)
     }
 
-    /// Who made the stream and from which sensor: `acquisition` as XDF's meta-data has it
+    /// One channel, irregular, named and identified by the sensor; the `desc` says what the channel
+    /// is, who made the stream and from which sensor: `acquisition` as XDF's meta-data has it
     /// (manufacturer, model, serial number) and `sensor` by its Bluetooth name and address.
-    private static func common(sensorName: String?, address: String) -> [StreamDescription.Element] {
+    private static func stream(
+        _ type: String, format: StreamDescription.ChannelFormat, channel: [StreamDescription.Element], _ sensorName: String?,
+        _ address: String
+    ) -> StreamDescription {
         let model = sensorName.map { [StreamDescription.Element.value("model", $0)] } ?? []
         let name = sensorName.map { [StreamDescription.Element.value("name", $0)] } ?? []
-        return [
-            .element("acquisition", [.value("manufacturer", "hrvmon")] + model + [.value("serial_number", address)]),
-            .element("sensor", name + [.value("address", address)]),
-        ]
+        return StreamDescription(
+            name: "hrvmon \(type) (\(sensorName ?? address))", type: type, channelCount: 1, nominalRate: 0, format: format,
+            sourceID: "hrvmon-\(type.lowercased())-\(address)",
+            desc: [
+                .element("channels", [.element("channel", channel)]),
+                .element("acquisition", [.value("manufacturer", "hrvmon")] + model + [.value("serial_number", address)]),
+                .element("sensor", name + [.value("address", address)]),
+            ])
     }
 }
