@@ -26,9 +26,12 @@ public final class LSLPublisher: SessionOutput {
     private var markers = SessionMarkers()
     /// Markers before the streams could open (a note before the sensor was found), with their times.
     private var pending: [(text: String, time: Double)] = []
+    private var announced = false
     private var failed = false
-    /// Told once, when the streams cannot be opened or a push fails; the session goes on.
-    public var onFailure: (String) -> Void = { _ in }
+    /// Told what the user should know, with the time of the event that led to it: the streams
+    /// published (once), or that they cannot be opened or a push failed (once; the session goes on
+    /// without them).
+    public var onNotice: (_ message: String, _ time: Double) -> Void = { _, _ in }
 
     /// `streams`: opened already (the demo knows its strap from the start); nil to open them when
     /// the sensor reports who it is.
@@ -42,16 +45,17 @@ public final class LSLPublisher: SessionOutput {
     public func handle(_ event: SessionEvent, at time: Double, line: inout SessionLine) {
         switch event {
         case .sensor(.identity(let name, let address)):
-            open(sensorName: name, address: address)
+            open(sensorName: name, address: address, at: time)
+            announce(at: time)
         case .live(.beat(let beat)):
             // The link reports the sensor before its first notification; this is only a safeguard.
-            if streams == nil { open(sensorName: nil, address: "unknown") }
-            if let streams { report(streams.rr.push(Float(RRTicks.milliseconds(beat.ticks)), at: timestamp(beat.time))) }
+            if streams == nil { open(sensorName: nil, address: "unknown", at: time) }
+            if let streams { report(streams.rr.push(Float(RRTicks.milliseconds(beat.ticks)), at: timestamp(beat.time)), at: time) }
         default:
             break
         }
         for marker in markers.markers(for: event) {
-            if let streams { report(streams.markers.push(marker, at: timestamp(time))) } else { pending.append((marker, time)) }
+            if let streams { report(streams.markers.push(marker, at: timestamp(time)), at: time) } else { pending.append((marker, time)) }
         }
     }
 
@@ -66,16 +70,23 @@ public final class LSLPublisher: SessionOutput {
         streams = nil
     }
 
-    private func open(sensorName: String?, address: String) {
+    private func open(sensorName: String?, address: String, at time: Double) {
         guard streams == nil, !failed else { return }
         do {
             let opened = try SensorStreams(sensorName: sensorName, address: address, library: library)
             streams = opened
-            for (text, time) in pending { report(opened.markers.push(text, at: timestamp(time))) }
+            for marker in pending { report(opened.markers.push(marker.text, at: timestamp(marker.time)), at: time) }
             pending = []
         } catch {
-            fail("cannot publish the LSL streams: \(error)")
+            fail("cannot publish the LSL streams: \(error)", at: time)
         }
+    }
+
+    /// Says which streams the session is on, once they are open.
+    private func announce(at time: Double) {
+        guard let streams, !announced else { return }
+        announced = true
+        onNotice("on the Lab Streaming Layer as \(streams.rr.stream.name) and \(streams.markers.stream.name) (liblsl \(library.version / 100).\(library.version % 100))", time)
     }
 
     private func timestamp(_ time: Double) -> Double {
@@ -85,21 +96,22 @@ public final class LSLPublisher: SessionOutput {
         }
     }
 
-    private func report(_ failure: LSLFailure?) {
-        if let failure { fail("cannot push to the LSL streams: \(failure)") }
+    private func report(_ failure: LSLFailure?, at time: Double) {
+        if let failure { fail("cannot push to the LSL streams: \(failure)", at: time) }
     }
 
-    private func fail(_ message: String) {
+    private func fail(_ message: String, at time: Double) {
         guard !failed else { return }
         failed = true
-        onFailure(message + "; the session goes on without them")
+        onNotice(message + "; the session goes on without them", time)
     }
 }
 
 extension SessionRun {
-    /// Publishes the session on the Lab Streaming Layer; a failure to is reported as a notice.
-    public func publishToLSL(_ publisher: LSLPublisher, clock: @escaping () -> Double) {
-        publisher.onFailure = { [unowned self] message in report(.notice(message), at: clock()) }
+    /// Publishes the session on the Lab Streaming Layer; which streams, or a failure to, is
+    /// reported as a notice.
+    public func publishToLSL(_ publisher: LSLPublisher) {
+        publisher.onNotice = { [unowned self] message, time in report(.notice(message), at: time) }
         add(publisher)
     }
 }

@@ -84,7 +84,7 @@ struct Demo: ParsableCommand {
         }
         let run = host.run
         let publisher = lslLibrary.map { LSLPublisher(library: $0, timestamps: .session(start: start), streams: streams) }
-        if let publisher { run.publishToLSL(publisher, clock: { clock.time }) }
+        if let publisher { run.publishToLSL(publisher) }
         if !inletsConnected, let lslWait {
             run.report(.notice("no LSL inlet on both streams within \(Formatting.fixed(lslWait, digits: 0)) s; playing on"), at: start)
         }

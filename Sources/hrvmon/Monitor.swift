@@ -71,7 +71,7 @@ struct Monitor: ParsableCommand {
         }
         let run = host.run
         let publisher = lslLibrary.map { LSLPublisher(library: $0, timestamps: .live) }
-        if let publisher { run.publishToLSL(publisher, clock: WallClock.now) }
+        if let publisher { run.publishToLSL(publisher) }
         run.follow(link, now: WallClock.now)
         bus.connection.onDisconnect = {
             run.report(.notice("the system D-Bus went away; stopping"), at: WallClock.now())

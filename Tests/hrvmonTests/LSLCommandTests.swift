@@ -111,6 +111,8 @@ import Testing
         try Self.expectSessionReceived(inlet, objects, tolerance: 1e-6)
         #expect(inlet.markers.map(\.text).sorted() == ["breathing_start", "breathing_stop", "note: felt tense ü", "stress_off", "stress_on"])
         Self.expectStreamInfo(inlet, name: "hrvmon demo strap", address: "00:00:5E:00:53:01")
+        let notices = Self.lines(objects, "notice").compactMap { $0["message"] as? String }
+        #expect(notices.contains("on the Lab Streaming Layer as hrvmon RR (hrvmon demo strap) and hrvmon Markers (hrvmon demo strap) (liblsl 1.18)"), "\(notices)")
         // The session file holds the same lines as stdout.
         let file = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").compactMap { LiveProcess.parse(String($0)) }
         #expect(Self.lines(file, "rr").count == 648)
@@ -144,6 +146,10 @@ import Testing
         let clocks = ProcessInfo.processInfo.systemUptime - Date().timeIntervalSince1970
         #expect(abs(offset - clocks) < 0.05, "LSL timestamp − t = \(offset), monotonic − wall = \(clocks)")
         Self.expectStreamInfo(inlet, name: "Polar H10 A1B2C3D4", address: FakeBluetooth.polar)
+        // Said once, when the sensor was known, before the first beat.
+        let announced = objects.firstIndex { ($0["message"] as? String)?.hasPrefix("on the Lab Streaming Layer as hrvmon RR (Polar H10 A1B2C3D4)") == true }
+        #expect(announced != nil && announced! < (objects.firstIndex { $0["type"] as? String == "rr" } ?? 0), "\(objects.prefix(12))")
+        #expect(Self.lines(objects, "notice").filter { ($0["message"] as? String)?.contains("Lab Streaming Layer") == true }.count == 1)
     }
 
     /// Without liblsl, `--lsl` says what to install and exits 1 before it starts anything: no bus,
