@@ -57,6 +57,9 @@ let package = Package(
         .target(name: "BlueZ", dependencies: ["Platform", "LivePipeline", "DBus"]),
         // The kernel's Bluetooth adapters through libbluetooth's HCI calls, as typed Swift values.
         .target(name: "BluetoothHCI", dependencies: ["Platform", "CBluetooth"]),
+        // liblsl, the Lab Streaming Layer's library, loaded at run time when present: stream
+        // outlets with their stream info, LSL's clock.
+        .target(name: "LabStreamingLayer", dependencies: ["Platform"]),
 
         // MARK: The product's parts, each a library the commands put together.
 
@@ -79,12 +82,12 @@ let package = Package(
         // permissions, directories, the sensor.
         .target(name: "Doctor", dependencies: ["Platform", "SessionLog", "Presentation", "DBus", "BlueZ", "BluetoothHCI"]),
         // Running a session: a link or the demo feeding the pipeline, and its outputs (JSON Lines,
-        // text, dashboard, session file, notes inbox, desktop notifications).
+        // text, dashboard, session file, notes inbox, desktop notifications, LSL streams).
         .target(
             name: "LiveSession",
             dependencies: [
                 "Platform", "HeartRateProtocol", "HRV", "Simulation", "Settings", "LivePipeline", "SessionLog", "Presentation",
-                "UserData", "DBus", "BlueZ", "Dashboard",
+                "UserData", "DBus", "BlueZ", "LabStreamingLayer", "Dashboard",
             ]),
         // What must hold for any input to a parser of outside data: scripts/fuzz.sh fuzzes it, the
         // test suite replays the corpora in Fuzz/corpus through it.
@@ -96,19 +99,22 @@ let package = Package(
             name: "hrvmon",
             dependencies: [
                 "Platform", "HRV", "Simulation", "Recordings", "Settings", "SessionLog", "Exports",
-                "Presentation", "UserData", "Analysis", "DBus", "BlueZ", "BluetoothHCI", "Dashboard", "Report", "Doctor",
+                "Presentation", "UserData", "Analysis", "DBus", "BlueZ", "BluetoothHCI", "LabStreamingLayer", "Dashboard", "Report", "Doctor",
                 "LiveSession", argumentParser, numerics,
             ]),
 
         // MARK: Tests: one target per module, sharing TestSupport.
 
         // The fixtures (bundle resources), running the built binary, the fake bluetoothd and
-        // notification daemon on a private bus, a real terminal, headless Chromium, the demo replayed.
+        // notification daemon on a private bus, a real terminal, headless Chromium, the demo
+        // replayed, a pylsl inlet.
         .target(
             name: "TestSupport",
             dependencies: ["HRV", "Simulation", "Recordings", "Settings", "LivePipeline", "SessionLog", "Dashboard", "LiveSession"],
             path: "Tests/TestSupport",
-            resources: [.copy("Fixtures"), .copy("FakeBlueZ"), .copy("FakeNotifications"), .copy("ReferenceReaders")]),
+            resources: [
+                .copy("Fixtures"), .copy("FakeBlueZ"), .copy("FakeNotifications"), .copy("ReferenceReaders"), .copy("LSLInlet"),
+            ]),
         .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Simulation"]),
         .testTarget(name: "HRVTests", dependencies: ["HRV", "Simulation", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
@@ -123,6 +129,7 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["CDBus", "DBus"]),
         .testTarget(name: "BlueZTests", dependencies: ["DBus", "BlueZ"]),
         .testTarget(name: "BluetoothHCITests", dependencies: ["Platform", "BluetoothHCI"]),
+        .testTarget(name: "LabStreamingLayerTests", dependencies: ["Platform", "LabStreamingLayer", "TestSupport"]),
         .testTarget(name: "PresentationTests", dependencies: ["HRV", "Presentation"]),
         .testTarget(name: "UserDataTests", dependencies: ["Platform", "HRV", "SessionLog", "UserData"]),
         .testTarget(

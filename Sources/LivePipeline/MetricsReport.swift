@@ -20,4 +20,7 @@ public struct MetricsReport: Equatable, Sendable {
     /// The running breathing exercise's newest coherence reading; nil outside exercises and
     /// before the exercise's first 64 s.
     public var coherence: Coherence?
+    /// The stress episode this notification's beats declared (dated back to where it began), if
+    /// one was: the session's moment of stress onset.
+    public var stressOnset: StressEpisode?
 }

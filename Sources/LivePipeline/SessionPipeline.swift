@@ -54,7 +54,8 @@ public struct SessionPipeline {
             sdnnWindow: latest.sdnnWindow, assessment: assessment, baseline: observer.judge.detector.baseline,
             reference: observer.judge.detector.referenceLevel,
             judgedBeats: pipeline.recording.beats, dfaAlpha1: observer.rollingDFA.alpha1(),
-            coherence: observer.runningExercise.flatMap { observer.judge.effects[$0.index].coherence.latest })))
+            coherence: observer.runningExercise.flatMap { observer.judge.effects[$0.index].coherence.latest },
+            stressOnset: observer.takeStressOnset())))
     }
 
     /// The link dropped: beats before and after are not neighbours.
@@ -106,6 +107,8 @@ private final class Observer {
     var contact = true
     var latest: (update: HRVUpdate, assessment: StressAssessment)?
     var rollingDFA = RollingDFA()
+    /// A stress episode declared since the last metrics report (on any of its beats, not only the last).
+    private var stressOnset: StressEpisode?
     /// Index in `judge.effects` of the exercise under way.
     var runningExercise: (index: Int, pattern: String)?
     /// Effects before this index in `judge.effects` have been reported.
@@ -125,6 +128,7 @@ private final class Observer {
         emit(.placed(update.beat))
         let assessment = judge.judge(update, sensorContact: contact)
         latest = (update, assessment)
+        if let declared = assessment.episodeStarted { stressOnset = declared }
         rollingDFA.add(update.beat)
         remember(update.beat)
         for episode in judge.episodes[ended...] { emit(.episode(episode)) }
@@ -135,6 +139,11 @@ private final class Observer {
             emit(.effect(judge.effects[reportedEffects]))
             reportedEffects += 1
         }
+    }
+
+    func takeStressOnset() -> StressEpisode? {
+        defer { stressOnset = nil }
+        return stressOnset
     }
 
     func startExercise(_ mark: ExerciseMark) {

@@ -32,8 +32,15 @@ public final class DemoFeed {
         clock.onPaceChange = { [unowned self] in scheduleNext() }
     }
 
+    /// Starts playing from the event loop, never before it: a timeline already over by then (a
+    /// short --duration at a high --speed on a busy machine) would stop the loop before it ran,
+    /// and it would then wait forever.
+    public func begin() {
+        scheduleNext()
+    }
+
     /// Plays what is due now and waits for the rest.
-    public func play() {
+    private func play() {
         while let seconds = nextSeconds, start + seconds <= clock.time {
             if nextAlongside < alongside.count, alongside[nextAlongside].seconds <= seconds {
                 nextAlongside += 1

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LabStreamingLayer
 import LiveSession
 import Platform
 import Presentation
@@ -17,7 +18,8 @@ struct Demo: ParsableCommand {
             In the breathing segment the demo takes the exercise for you (or press b earlier), and its \
             measured effect follows. On a terminal the dashboard stays after the end until q; otherwise \
             the demo prints lines and exits at the end. No session file is written unless --log asks \
-            for one, and your personal baseline is neither used nor changed.
+            for one, and your personal baseline is neither used nor changed. With --lsl the demo strap's \
+            beats and markers go out as Lab Streaming Layer streams, stamped in session time.
             """)
 
     @Option(help: "Run this many times faster than real time; 10 plays the 10-minute scenario in a minute.")
@@ -37,15 +39,25 @@ struct Demo: ParsableCommand {
     @Option(help: "Write the demo session to this file (a new or empty file; created 0600). Without it nothing is kept.")
     var log: String?
 
+    @OptionGroup var lsl: LSLOptions
+
+    @Option(help: "With --lsl: before playing, wait up to this many seconds for an inlet on each LSL stream, so it receives the first beat.")
+    var lslWait: Double?
+
     @OptionGroup var config: ConfigOptions
 
     func validate() throws {
         guard speed > 0, speed <= 1000 else { throw ValidationError("--speed must be above 0 and at most 1000") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be more than 0 seconds") }
+        if let lslWait {
+            guard lsl.lsl else { throw ValidationError("--lsl-wait goes with --lsl") }
+            guard lslWait > 0, lslWait <= 600 else { throw ValidationError("--lsl-wait must be more than 0 and at most 600 seconds") }
+        }
     }
 
     func run() throws {
         let settings = display.applied(to: try config.load())
+        let lslLibrary = try lsl.library()
         let chosen: Scenario
         do {
             chosen = try Scenario(presetOrSpec: scenario)
@@ -55,12 +67,13 @@ struct Demo: ParsableCommand {
         let timeline = DemoTimeline(scenario: chosen, seed: seed, duration: duration)
 
         let loop = EventLoop()
+        let stop = { loop.stop() }
+        Interruption.watch(on: loop, stop)
+        let (streams, inletsConnected) = try lslLibrary.map(openStreams) ?? (nil, true)
         let start = WallClock.now()
         // Session time runs `speed` times faster than the wall, and at real time while a breathing
         // exercise runs; every event is stamped with it.
         let clock = DemoClock(start: start, speed: speed, now: EventLoop.now)
-        let stop = { loop.stop() }
-        Interruption.watch(on: loop, stop)
         let title = "demo ×" + Formatting.fixed(speed, digits: speed == speed.rounded() ? 0 : 1)
         // The demo calibrates on its own first minutes, whatever the user's personal baseline.
         let header = SessionHeader(
@@ -70,6 +83,11 @@ struct Demo: ParsableCommand {
                 header, record: log != nil, at: log, display: display.display, title: title, loop: loop, clock: { clock.time }, stop: stop)
         }
         let run = host.run
+        let publisher = lslLibrary.map { LSLPublisher(library: $0, timestamps: .session(start: start), streams: streams) }
+        if let publisher { run.publishToLSL(publisher) }
+        if !inletsConnected, let lslWait {
+            run.report(.notice("no LSL inlet on both streams within \(Formatting.fixed(lslWait, digits: 0)) s; playing on"), at: start)
+        }
         // Only the dashboard has a pacer to breathe with; lines keep the demo's speed throughout.
         // First: the pace changes the moment an exercise starts, before any other output spends
         // time on the event (writing the file, the pacer's first sound), or the pacer starts late.
@@ -86,10 +104,26 @@ struct Demo: ParsableCommand {
                 if case .toggleExercise = command { feed.toggleByUser() } else { perform(command) }
             }
         }
-        feed.play()
+        feed.begin()
         host.runUntilStopped {
             let time = feed.endTime
             return (time, time - start)
         }
+        publisher?.close()
+    }
+
+    /// The demo strap's LSL streams, opened before the session's clock starts, and whether an inlet
+    /// came to each within `--lsl-wait` (true without it). A stream that cannot open exits 1.
+    private func openStreams(_ library: LSLLibrary) throws -> (SensorStreams, Bool) {
+        let streams: SensorStreams
+        do {
+            streams = try SensorStreams(sensorName: DemoPlayback.strapName, address: DemoPlayback.strapAddress, library: library)
+        } catch {
+            FileStream.printError("hrvmon: cannot publish the LSL streams: \(error)")
+            throw ExitCode(1)
+        }
+        guard let lslWait else { return (streams, true) }
+        FileStream.printError("waiting up to \(Formatting.fixed(lslWait, digits: 0)) s for LSL inlets on \(streams.rr.stream.name) and \(streams.markers.stream.name)…")
+        return (streams, streams.waitForInlets(timeout: lslWait))
     }
 }

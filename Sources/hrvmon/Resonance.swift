@@ -140,7 +140,7 @@ struct Resonance: ParsableCommand {
         let feed = DemoFeed(
             timeline: DemoTimeline(scenario: scenario, seed: seed, takesExercises: false), run: host.run, loop: loop, clock: clock,
             start: start, alongside: timed) { _ in }
-        feed.play()
+        feed.begin()
         host.runUntilStopped {
             let time = min(clock.time, start + end)
             return (time, time - start)

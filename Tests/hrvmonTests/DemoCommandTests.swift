@@ -87,6 +87,17 @@ import Testing
 
     /// Once the session is over the dashboard stays until q, but the session takes no more notes:
     /// `hrvmon note` says none is running rather than losing the note.
+    /// A timeline that is over before the event loop first runs (0.2 s of session at ×1000 is
+    /// 0.2 ms, less than starting the session takes) still ends the demo: it used to stop the loop
+    /// before it ran, and the demo then slept in poll for ever.
+    @Test func aTimelineOverBeforeTheLoopRunsStillEnds() throws {
+        for _ in 0..<3 {
+            let demo = try LiveProcess(["demo", "--duration", "0.2", "--speed", "1000", "--format", "jsonl"], environment: [:])
+            #expect(demo.waitForExit(timeout: 10) == 0)
+            #expect(demo.objects.last?["type"] as? String == "summary")
+        }
+    }
+
     @Test func noNotesAfterTheEnd() throws {
         let terminal = try TmuxTerminal(width: 100, height: 32)
         defer { terminal.close() }

@@ -1,0 +1,117 @@
+import HeartRateProtocol
+import LabStreamingLayer
+import LivePipeline
+import Platform
+import SessionLog
+
+/// The session on the Lab Streaming Layer (`--lsl`): every received beat as one sample of the
+/// sensor's RR stream, stamped at the beat, and the session's markers (`SessionMarkers`). The
+/// streams open when the sensor is known, as its identity is in their info; pushing never blocks.
+public final class LSLPublisher: SessionOutput {
+    /// How a session time (Unix seconds, the `t` of its lines) becomes an LSL timestamp.
+    public enum Timestamps {
+        /// Live: LSL's clock now, minus how long ago the event was on the wall clock. A beat's age
+        /// is its back-dating within its notification plus the microseconds since it arrived.
+        case live
+        /// Session time laid on LSL's clock from the start: LSL's clock when the publisher was
+        /// made, plus the session seconds since `start`. The demo's accelerated time.
+        case session(start: Double)
+    }
+
+    private let library: LSLLibrary
+    private let timestamps: Timestamps
+    /// LSL's clock when the publisher was made.
+    private let lslStart: Double
+    private var streams: SensorStreams?
+    private var markers = SessionMarkers()
+    /// Markers before the streams could open (a note before the sensor was found), with their times.
+    private var pending: [(text: String, time: Double)] = []
+    private var announced = false
+    private var failed = false
+    /// Told what the user should know, with the time of the event that led to it: the streams
+    /// published (once), or that they cannot be opened or a push failed (once; the session goes on
+    /// without them).
+    public var onNotice: (_ message: String, _ time: Double) -> Void = { _, _ in }
+
+    /// `streams`: opened already (the demo knows its strap from the start); nil to open them when
+    /// the sensor reports who it is.
+    public init(library: LSLLibrary, timestamps: Timestamps, streams: SensorStreams? = nil) {
+        self.library = library
+        self.timestamps = timestamps
+        self.streams = streams
+        lslStart = library.now
+    }
+
+    public func handle(_ event: SessionEvent, at time: Double, line: inout SessionLine) {
+        switch event {
+        case .sensor(.identity(let name, let address)):
+            open(sensorName: name, address: address, at: time)
+            announce(at: time)
+        case .live(.beat(let beat)):
+            // The link reports the sensor before its first notification; this is only a safeguard.
+            if streams == nil { open(sensorName: nil, address: "unknown", at: time) }
+            if let streams { report(streams.rr.push(Float(RRTicks.milliseconds(beat.ticks)), at: timestamp(beat.time)), at: time) }
+        default:
+            break
+        }
+        for marker in markers.markers(for: event) {
+            if let streams { report(streams.markers.push(marker, at: timestamp(time)), at: time) } else { pending.append((marker, time)) }
+        }
+    }
+
+    /// The streams stay open after the session's end, until `close`.
+    public func finish(_ summary: SessionSummary) {}
+
+    /// Closes the streams, once connected inlets have had `grace` seconds to take what liblsl has
+    /// not sent yet (it drops that when an outlet closes); inlets then see the streams go. For the
+    /// way out, when nothing waits on the event loop any more.
+    public func close(grace: Double = 0.5) {
+        if let streams, streams.rr.hasInlet || streams.markers.hasInlet { MonotonicClock().sleep(until: grace) }
+        streams = nil
+    }
+
+    private func open(sensorName: String?, address: String, at time: Double) {
+        guard streams == nil, !failed else { return }
+        do {
+            let opened = try SensorStreams(sensorName: sensorName, address: address, library: library)
+            streams = opened
+            for marker in pending { report(opened.markers.push(marker.text, at: timestamp(marker.time)), at: time) }
+            pending = []
+        } catch {
+            fail("cannot publish the LSL streams: \(error)", at: time)
+        }
+    }
+
+    /// Says which streams the session is on, once they are open.
+    private func announce(at time: Double) {
+        guard let streams, !announced else { return }
+        announced = true
+        onNotice("on the Lab Streaming Layer as \(streams.rr.stream.name) and \(streams.markers.stream.name) (liblsl \(library.version / 100).\(library.version % 100))", time)
+    }
+
+    private func timestamp(_ time: Double) -> Double {
+        switch timestamps {
+        case .live: library.now - (WallClock.now() - time)
+        case .session(let start): lslStart + (time - start)
+        }
+    }
+
+    private func report(_ failure: LSLFailure?, at time: Double) {
+        if let failure { fail("cannot push to the LSL streams: \(failure)", at: time) }
+    }
+
+    private func fail(_ message: String, at time: Double) {
+        guard !failed else { return }
+        failed = true
+        onNotice(message + "; the session goes on without them", time)
+    }
+}
+
+extension SessionRun {
+    /// Publishes the session on the Lab Streaming Layer; which streams, or a failure to, is
+    /// reported as a notice.
+    public func publishToLSL(_ publisher: LSLPublisher) {
+        publisher.onNotice = { [unowned self] message, time in report(.notice(message), at: time) }
+        add(publisher)
+    }
+}
