@@ -49,10 +49,15 @@ public final class Dashboard {
     deinit { close() }
 
     public func handle(_ event: SessionEvent, at time: Double) {
+        let pacing = state.exercise?.start
         state.apply(event, at: max(time, clock()))
         if bell, case .live(.suggestion) = event { screen.bell() }
-        if case .live(.exercise(let mark)) = event {
-            if mark.kind == .started, let pacer = state.exercise?.pacer { audible?.play(pacer.startCue) } else { audible?.stop() }
+        // A pacer started (an exercise, a resonance step) is heard from its first phase; one
+        // that ended falls silent.
+        if let exercise = state.exercise, exercise.start != pacing {
+            audible?.play(exercise.pacer.startCue)
+        } else if pacing != nil, state.exercise == nil {
+            audible?.stop()
         }
         if state.exercise != nil { scheduleFrame() }
         needsDrawing = true

@@ -45,13 +45,16 @@ extension DashboardState {
         let elapsed = exercise.time - exercise.start
         var bar = BreathingBar.phaseBar(position, width: max(10, min(50, inner - 32)))
         bar.append("  " + BreathingBar.count(position))
-        let title = "\(pattern.name) breathing, \(Formatting.fixed(pattern.breathsPerMinute, digits: 1)) a minute · "
+        let what = exercise.step.map { "resonance assessment, step \($0)" } ?? "\(pattern.name) breathing"
+        let title = "\(what), \(Formatting.fixed(pattern.breathsPerMinute, digits: 1)) a minute · "
             + "\(Formatting.clock(elapsed)) of \(Formatting.clock(configuration.exerciseSeconds))"
-        let hint = configuration.acceptsKeys ? "Breathe with the bar; b stops the exercise." : "Breathe with the bar."
+        let stops = exercise.step == nil ? "b stops the exercise" : "q stops the assessment"
+        let hint = configuration.acceptsKeys ? "Breathe with the bar; \(stops)." : "Breathe with the bar."
         var compact = StyledLine("  ")
         compact.append(bar)
         if let coherence = latest?.coherence { compact.append("  " + Coherence.text(coherence.score), .strong) }
-        let lines = [bar, coherenceLine(elapsed), StyledLine(hint, .faint)]
+        // A resonance step is scored by its own criteria; coherence is measured for exercises.
+        let lines = exercise.step == nil ? [bar, coherenceLine(elapsed), StyledLine(hint, .faint)] : [bar, StyledLine(hint, .faint)]
         return (box(title, BreathingBar.style(position.phase), lines, inner), [compact])
     }
 

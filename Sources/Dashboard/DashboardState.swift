@@ -49,6 +49,8 @@ public struct DashboardState {
         public var start: Double
         /// Where the pacer has been moved to.
         public var time: Double
+        /// The resonance assessment's step it paces (from 1); nil for a breathing exercise.
+        public var step: Int? = nil
     }
 
     /// One line of the event log.
@@ -103,7 +105,9 @@ public struct DashboardState {
         case .resonanceStep(let mark):
             // The stepped pacer: each step paces its rate from its start; the end clears it.
             exercise = mark.rate.map { rate in
-                Exercise(pacer: BreathingPacer(pattern: .resonance(breathsPerMinute: rate, inhaleShare: mark.inhaleShare), start: time), start: time, time: time)
+                Exercise(
+                    pacer: BreathingPacer(pattern: .resonance(breathsPerMinute: rate, inhaleShare: mark.inhaleShare), start: time),
+                    start: time, time: time, step: mark.index + 1)
             }
             prompt = nil
         }

@@ -110,6 +110,27 @@ import Testing
         #expect((0...100).contains(score) && coherence.contains(" %  at ") && coherence.contains("/min"), "\(coherence)")
     }
 
+    /// A resonance assessment's step is paced like an exercise, named as its step, stopped with q
+    /// (b is the assessment's), and shows no coherence line (steps have their own scores).
+    @Test func aResonanceStepIsPacedAsItsStep() throws {
+        var state = DashboardState(configuration: .init(
+            title: "resonance", start: 1_000, pattern: .resonance(), exerciseSeconds: 120, calibrationSeconds: 180,
+            onsetMargin: 1.25, acceptsKeys: true))
+        let mark = ResonanceStepMark(
+            index: 1, rate: 5.5, stepSeconds: 120, settleSeconds: 30, inhaleShare: 0.4, time: 1_100, sessionSeconds: 100)
+        state.apply(.resonanceStep(mark), at: 1_100)
+        state.advancePacer(to: 1_112)
+        let lines = state.render(size: Self.wide, colors: false)
+        #expect(lines.contains { $0.hasPrefix("  ┌─ resonance assessment, step 2, 5.5 a minute · 0:12 of 2:00 ") }, "\(lines)")
+        #expect(lines.contains { $0.contains("Breathe with the bar; q stops the assessment.") })
+        #expect(!lines.contains { $0.contains("coherence") })
+        var end = mark
+        end.index = 5
+        end.rate = nil
+        state.apply(.resonanceStep(end), at: 1_700)
+        #expect(state.exercise == nil, "the end of the assessment clears the pacer")
+    }
+
     /// The demo takes the exercise in its breathing segment; at the end its effect is shown.
     @Test func effectOfTheExerciseAndTheEnd() throws {
         let replay = try Self.replay(until: 10_000)

@@ -40,17 +40,19 @@ import Testing
         let sounds = RecordedSound.find(in: Array(server.samples()[before...]), sampleRate: PulseAudioServer.sampleRate)
         let description = sounds.map { "\(($0.start * 100).rounded() / 100) s +\(($0.seconds * 100).rounded() / 100) s \(Int($0.startPitch))→\(Int($0.endPitch)) Hz peak \($0.peak)" }
         try #require(sounds.count == 6, "inhale, hold, exhale, twice: \(description)")
-        // What each sound is: the tones glide a fifth (220 ↔ 330 Hz), the holds tick softly.
+        // What each sound is: the tones glide a fifth (220 ↔ 330 Hz), the holds tick softly. Lengths
+        // within 40 ms idle; a sound that starts late under load is cut at the next phase (130 ms
+        // seen with the suite running beside it), hence 200 ms.
         for (index, sound) in sounds.enumerated() {
             switch index % 3 {
             case 0:
                 #expect(sound.startPitch < 245 && sound.endPitch > 305, "inhale rises: \(description[index])")
-                #expect(abs(sound.seconds - 2) < 0.1, "inhale lasts its 2 s: \(description[index])")
+                #expect(abs(sound.seconds - 2) < 0.2, "inhale lasts its 2 s: \(description[index])")
             case 1:
                 #expect(sound.peak < 5_000 && sound.seconds < 0.2, "a soft short tick: \(description[index])")
             default:
                 #expect(sound.startPitch > 305 && sound.endPitch < 245, "exhale falls: \(description[index])")
-                #expect(abs(sound.seconds - 3) < 0.1, "exhale lasts its 3 s: \(description[index])")
+                #expect(abs(sound.seconds - 3) < 0.2, "exhale lasts its 3 s: \(description[index])")
             }
         }
         // In step: each sound starts when its phase does, measured from the first (2 s, 1 s, 3 s
