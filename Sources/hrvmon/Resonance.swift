@@ -74,7 +74,7 @@ struct Resonance: ParsableCommand {
         // The dashboard's pacer panel counts each step as its exercise.
         var sessionSettings = settings
         sessionSettings.breathing.minutes = schedule.stepSeconds / 60
-        let end = leadIn + Double(schedule.rates.count) * schedule.stepSeconds + ResonanceRun.tailSeconds
+        let end = leadIn + schedule.end + ResonanceRun.tailSeconds
         let (host, assessment) = demo ? try runDemo(sessionSettings, schedule, end: end) : try runLive(sessionSettings, schedule, end: end)
         report(assessment, host: host)
     }
