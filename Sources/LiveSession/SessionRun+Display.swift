@@ -13,14 +13,15 @@ public enum SessionDisplay: Equatable, Sendable {
 
 extension SessionRun {
     /// Adds the session's display: the dashboard — its keys start and stop the breathing
-    /// exercise, note and `stop` the session — or lines. Returns the dashboard, which must be
-    /// closed on the way out to give the terminal back.
+    /// exercise, note and `stop` the session — or lines (labelled with `sensor` when several
+    /// sessions share stdout). Returns the dashboard, which must be closed on the way out to give
+    /// the terminal back.
     func show(
-        _ display: SessionDisplay, title: String, start: Double, settings: Settings, loop: EventLoop,
+        _ display: SessionDisplay, sensor: String?, title: String, start: Double, settings: Settings, loop: EventLoop,
         clock: @escaping () -> Double, stop: @escaping () -> Void
     ) -> Dashboard? {
         guard display == .dashboard else {
-            if case .lines(let format) = display { add(LiveWriter(format: format)) }
+            if case .lines(let format) = display { add(LiveWriter(format: format, sensor: sensor)) }
             return nil
         }
         let pattern = session.judge.coach.pattern
