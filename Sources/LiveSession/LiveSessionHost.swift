@@ -20,16 +20,20 @@ public struct LiveSessionHost {
     /// minutes). `record`: keep a session file, at `path` or (nil) in the sessions directory.
     /// Every event is stamped with `clock`; `stop` ends the loop (the keys' q, a failed file).
     /// One of several sessions (`monitor` with several sensors) names its `sensor` on its lines
-    /// and leaves `hrvmon note` to its `SessionGroup` (`takesNotes` false).
+    /// and leaves `hrvmon note` to its `SessionGroup` (`takesNotes` false); with `display` nil it
+    /// is shown by the group's dashboard.
     public init(
-        _ header: SessionHeader, record: Bool, at path: String?, display: SessionDisplay, sensor: String? = nil,
+        _ header: SessionHeader, record: Bool, at path: String?, display: SessionDisplay?, sensor: String? = nil,
         takesNotes: Bool = true, title: String, loop: EventLoop, clock: @escaping () -> Double, stop: @escaping () -> Void
     ) throws {
         let settings = header.settings
         run = SessionRun(
             session: SessionPipeline(pipeline: settings.pipeline, judge: try BeatJudge(settings: settings, baseline: header.baseline)),
             outputs: [])
-        dashboard = run.show(display, sensor: sensor, title: title, start: header.start, settings: settings, loop: loop, clock: clock, stop: stop)
+        let run = run
+        dashboard = display.flatMap {
+            run.show($0, sensor: sensor, title: title, start: header.start, settings: settings, loop: loop, clock: clock, stop: stop)
+        }
         do {
             run.notifyDesktop(settings.notify, loop: loop)
             recorder = record ? try run.recordToFile(at: path, header: header, loop: loop, stop: stop) : nil

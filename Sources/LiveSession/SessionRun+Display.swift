@@ -24,14 +24,9 @@ extension SessionRun {
             if case .lines(let format) = display { add(LiveWriter(format: format, sensor: sensor)) }
             return nil
         }
-        let pattern = session.judge.coach.pattern
-        let configuration = DashboardState.Configuration(
-            title: title, start: start, pattern: pattern, exerciseSeconds: settings.breathing.minutes * 60,
-            calibrationSeconds: settings.stress.calibration, onsetMargin: settings.stress.onsetMargin,
-            acceptsKeys: Terminal.isTerminal(.input))
-        // no-color.org: set and not empty means no colour.
-        let colors = Environment.value("NO_COLOR").map(\.isEmpty) ?? true
-        let dashboard = Dashboard(configuration: configuration, loop: loop, clock: clock, colors: colors, bell: settings.breathing.bell)
+        let dashboard = Dashboard(
+            configuration: dashboardConfiguration(title: title, start: start, settings: settings), loop: loop, clock: clock,
+            colors: Self.dashboardColors, bell: settings.breathing.bell)
         dashboard.perform = { [unowned self] command in
             switch command {
             case .toggleExercise: toggleExercise(at: clock())
@@ -43,6 +38,17 @@ extension SessionRun {
         add(dashboard)
         return dashboard
     }
+
+    /// What the dashboard shows of this session: its title, start, breathing pattern and settings.
+    func dashboardConfiguration(title: String, start: Double, settings: Settings) -> DashboardState.Configuration {
+        DashboardState.Configuration(
+            title: title, start: start, pattern: session.judge.coach.pattern, exerciseSeconds: settings.breathing.minutes * 60,
+            calibrationSeconds: settings.stress.calibration, onsetMargin: settings.stress.onsetMargin,
+            acceptsKeys: Terminal.isTerminal(.input))
+    }
+
+    /// no-color.org: set and not empty means no colour.
+    static var dashboardColors: Bool { Environment.value("NO_COLOR").map(\.isEmpty) ?? true }
 
     /// The dashboard's pacer heard too, as `breathing.sound` asks; where nothing can play it, a
     /// notice says why and the pacer stays silent.

@@ -10,15 +10,14 @@ extension SensorOptions {
     /// Follows every `--device` at once until stopped (Ctrl-C, `duration`): each sensor with its
     /// own connection to the system bus, link, session and session file, all on one event loop,
     /// judged against the one personal baseline. A link that drops, stalls or reconnects touches
-    /// only its own session. Lines go to stdout labelled with the sensor (the dashboard shows one
-    /// sensor, so a terminal gets text lines). `prepare` sees each host before the links start.
+    /// only its own session. Lines go to stdout labelled with the sensor; the dashboard has a
+    /// section for each. `prepare` sees each host before the links start.
     /// Returns the hosts in the order of `--device`, their sessions finished.
     func runSessions(
         settings: Settings, baseline: Baseline?, display: SessionDisplay, record: Bool, title: String, duration: Double?,
         prepare: (LiveSessionHost) -> Void
     ) throws -> [LiveSessionHost] {
         let bus = try SystemBus()
-        let lines = if case .lines(let format) = display { SessionDisplay.lines(format) } else { SessionDisplay.lines(.text) }
         var links: [HeartRateLink] = []
         var isStopping = false
         let stop = {
@@ -45,7 +44,7 @@ extension SensorOptions {
             let header = SessionHeader(start: start, source: "live", deviceAddress: address, baseline: baseline, settings: settings)
             let host = try startingSession {
                 try LiveSessionHost(
-                    header, record: record, at: nil, display: lines, sensor: address ?? device, takesNotes: false, title: title,
+                    header, record: record, at: nil, display: display == .dashboard ? nil : display, sensor: address ?? device, takesNotes: false, title: title,
                     loop: bus.loop, clock: WallClock.now, stop: stop)
             }
             host.run.follow(link, remembers: false, now: WallClock.now)
@@ -56,7 +55,8 @@ extension SensorOptions {
             links.append(link)
             hosts.append(host)
         }
-        let group = SessionGroup(hosts, loop: bus.loop, clock: WallClock.now)
+        let group = SessionGroup(
+            hosts, display: display, title: title, start: start, settings: settings, loop: bus.loop, clock: WallClock.now, stop: stop)
         if let duration { bus.loop.schedule(after: duration, stop) }
         bus.onInterrupt = stop
         for host in hosts { prepare(host) }

@@ -212,4 +212,57 @@ import Testing
         }
         #expect(lines.allSatisfy { $0.contains("[\(Self.polar)]  ") || $0.contains("[\(Self.hrmPro)]  ") }, "\(lines)")
     }
+
+    /// On a terminal: one dashboard with a section per sensor; a link loss shows in its own
+    /// section only; `n` notes into both sessions, `b` breathes in both, `q` ends both and
+    /// leaves both summaries on the normal screen.
+    @Test func dashboardOnATerminal() throws {
+        let fake = try FakeBluetooth(Self.config())
+        defer { fake.stop() }
+        let home = try DemoCommandTests.home()
+        try FileManager.default.createDirectory(atPath: home + "/config/hrvmon", withIntermediateDirectories: true)
+        try LiveProcess.fastLink.write(toFile: home + "/config/hrvmon/config", atomically: true, encoding: .utf8)
+        let terminal = try TmuxTerminal(width: 80, height: 24)
+        defer { terminal.close() }
+        try terminal.type(try DemoCommandTests.command(
+            "monitor --device \(Self.polar) --device \(Self.hrmPro)", environment: "DBUS_SYSTEM_BUS_ADDRESS=\(fake.address)", home: home))
+        func heading(_ tag: String, _ name: String, _ screen: String) -> String? {
+            screen.split(separator: "\n").first { $0.hasPrefix(" \(tag)  \(name)") }.map(String.init)
+        }
+        #expect(terminal.wait(timeout: 15) {
+            heading("A", "Polar H10", $0)?.contains("·  connected") == true && heading("B", "HRM-Pro", $0)?.contains("·  connected") == true
+        }, "\(terminal.screen)")
+        #expect(try Self.waitForBothSubscribed(fake))
+        for index in 0..<4 {
+            #expect(try fake.notify(Packet.measurement(heartRate: 70, rr: [860 + index * 10]), device: Self.polar) == 1)
+            #expect(try fake.notify(Packet.measurement(heartRate: 64, rr: [950 - index * 10, 960 - index * 10]), device: Self.hrmPro) == 1)
+        }
+        #expect(terminal.wait { heading("A", "Polar", $0)?.hasSuffix("4 beats") == true && heading("B", "HRM-Pro", $0)?.hasSuffix("8 beats") == true },
+                "\(terminal.screen)")
+        try fake.drop(Self.polar)
+        #expect(terminal.wait { $0.contains("[A] disconnected") }, "\(terminal.screen)")
+        #expect(terminal.wait(timeout: 15) { heading("A", "Polar", $0)?.contains("·  connected") == true }, "\(terminal.screen)")
+        #expect(!terminal.screen.contains("[B] disconnected"))
+
+        try terminal.key("n")
+        try terminal.type("both on", enter: true)
+        #expect(terminal.wait { $0.contains("[A] note: both on") && $0.contains("[B] note: both on") }, "\(terminal.screen)")
+        try terminal.key("b")
+        #expect(terminal.wait { $0.contains(" b stop breathing") }, "\(terminal.screen)")
+        try terminal.key("q")
+        #expect(terminal.wait(timeout: 15) { $0.contains("EXIT=0") }, "\(terminal.screen)")
+        let screen = terminal.screen
+        for (sensor, beats) in [(Self.polar, 4), (Self.hrmPro, 8)] {
+            #expect(screen.split(separator: "\n").contains { $0.hasPrefix("[\(sensor)]  ") && $0.contains("  \(beats) beats, 0 malformed") }, "\(screen)")
+        }
+
+        let directory = home + "/data/hrvmon/sessions"
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).map { directory + "/" + $0 }
+        #expect(files.count == 2)
+        for path in files {
+            let records = try SessionFileTests.records(path)
+            #expect(records.filter { $0["type"] as? String == "note" }.compactMap { $0["text"] as? String } == ["both on"], "\(path)")
+            #expect(records.filter { $0["type"] as? String == "exercise" }.count == 2, "started by b, stopped by q: \(path)")
+        }
+    }
 }
