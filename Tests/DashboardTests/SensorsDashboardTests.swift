@@ -1,6 +1,5 @@
 import Dashboard
 import HRV
-import LivePipeline
 import Platform
 import TestSupport
 import Testing
@@ -22,7 +21,7 @@ import Testing
         hrmPro.play(until: hrmProUntil)
         let hrmProTime = DemoReplay.start + min(600, hrmProUntil)
         hrmPro.state.apply(.sensor(.identity(name: "HRM-Pro:123456", address: "C4:7C:8D:6A:00:02")), at: hrmProTime)
-        hrmPro.state.apply(.link(LinkStatus(.disconnected, "link loss")), at: hrmProTime)
+        hrmPro.state.apply(.link(.init(.disconnected, "link loss")), at: hrmProTime)
         return (SensorsDashboardState(sensors: [polar.state, hrmPro.state], title: "monitor"), polar, hrmPro)
     }
 
