@@ -14,9 +14,10 @@ struct Monitor: ParsableCommand {
             (b breathe, n note, q quit, ? help); otherwise, or with --no-dashboard, one line per event. \
             With --lsl the beats and the session's markers are also published as Lab Streaming Layer streams \
             (liblsl is loaded at run time: liblsl.so.2 or $HRVMON_LIBLSL). \
-            With --device given more than once, every sensor is followed at once, each with its own session \
-            and file, as lines labelled with the sensor; a note goes into every session, and only the first \
-            sensor's resting values go into the personal baseline.
+            With --device given more than once, every sensor is followed at once, each with its own link, session \
+            and file: one dashboard with a section per sensor (b, n and q act on every session), or lines that \
+            name their sensor. Only the first sensor's resting values go into the personal baseline; --log \
+            takes one sensor.
             """)
 
     @OptionGroup var sensor: SensorOptions
