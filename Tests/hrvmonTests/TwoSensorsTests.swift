@@ -265,4 +265,45 @@ import Testing
             #expect(records.filter { $0["type"] as? String == "exercise" }.count == 2, "started by b, stopped by q: \(path)")
         }
     }
+
+    /// `--lsl` with two sensors: each publishes its own RR and Markers streams (a pylsl inlet per
+    /// sensor, resolving by its address); each receives exactly its sensor's beats on its `t`,
+    /// and only the Polar's link loss is marked.
+    @Test func lslPublishesEachSensorsOwnStreams() throws {
+        let fake = try FakeBluetooth(Self.config())
+        defer { fake.stop() }
+        let polarInlet = try LSLInlet(address: Self.polar)
+        let hrmProInlet = try LSLInlet(address: Self.hrmPro, session: polarInlet)
+        let monitor = try LiveProcess(
+            ["monitor", "--device", Self.polar, "--device", Self.hrmPro, "--format", "jsonl", "--lsl"],
+            environment: fake.environment.merging(polarInlet.environment) { $1 })
+        #expect(try Self.waitForBothSubscribed(fake))
+        try polarInlet.waitUntilReady()
+        try hrmProInlet.waitUntilReady()
+        let ticks = try SessionFileTests.simulatedTicks("rest:2m")
+        for packet in SessionFileTests.packets(ticks[..<30]) { #expect(try fake.notify(packet, device: Self.polar) == 1) }
+        for packet in SessionFileTests.packets(ticks[60..<100]) { #expect(try fake.notify(packet, device: Self.hrmPro) == 1) }
+        #expect(monitor.waitForBeats(70), "\(monitor.stderr)")
+        try fake.drop(Self.polar)
+        for state in ["disconnected", "connected"] {
+            #expect(monitor.next { $0["sensor"] as? String == Self.polar && $0["type"] as? String == "link" && $0["state"] as? String == state } != nil)
+        }
+        #expect(try MonitorCommandTests.waitForSubscriber(fake, device: Self.polar))
+        for packet in SessionFileTests.packets(ticks[30..<60]) { #expect(try fake.notify(packet, device: Self.polar) == 1) }
+        #expect(monitor.waitForBeats(100), "\(monitor.stderr)")
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0, "\(monitor.stderr)")
+        try polarInlet.waitForEnd()
+        try hrmProInlet.waitForEnd()
+
+        for (inlet, sensor, name, markers) in [
+            (polarInlet, Self.polar, "Polar H10 A1B2C3D4", ["link_lost", "link_restored"]), (hrmProInlet, Self.hrmPro, "HRM-Pro:123456", []),
+        ] {
+            let own = monitor.objects.filter { $0["sensor"] as? String == sensor }
+            try LSLCommandTests.expectSessionReceived(inlet, own, tolerance: 0.005)
+            #expect(inlet.markers.map(\.text) == markers, "\(sensor)")
+            LSLCommandTests.expectStreamInfo(inlet, name: name, address: sensor)
+        }
+        #expect(polarInlet.beats.count == 60 && hrmProInlet.beats.count == 40)
+    }
 }
