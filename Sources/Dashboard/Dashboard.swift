@@ -5,9 +5,9 @@ import Presentation
 
 /// The live dashboard on the terminal: a session output that keeps a `DashboardState` (or, for
 /// several sensors, a `SensorsDashboardState`) and draws it whenever something changed, once per
-/// turn of the event loop. It redraws on events, on keys,
-/// on resize, and 20 times a second while the pacer runs; with nothing happening it sets no
-/// timer, so the process sleeps. `close` gives the terminal back on every way out.
+/// turn of the event loop. It redraws on events, on keys, on resize, and 20 times a second while
+/// the pacer runs; with nothing happening it sets no timer, so the process sleeps. `close` gives
+/// the terminal back on every way out.
 public final class Dashboard {
     public static let frameInterval = 0.05
 
@@ -57,7 +57,7 @@ public final class Dashboard {
 
     /// An event of the session of `sensor` (0 for a single session). The pacer's sound follows
     /// the first sensor's exercise: with several, `b` runs one in each, side by side.
-    public func handle(_ event: SessionEvent, at time: Double, sensor: Int = 0) {
+    public func handle(_ event: SessionEvent, at time: Double, sensor: Int) {
         state.apply(event, at: max(time, clock()), sensor: sensor)
         if bell, case .live(.suggestion) = event { screen.bell() }
         if sensor == 0, case .live(.exercise(let mark)) = event {

@@ -101,7 +101,7 @@ extension DashboardState {
 
     /// The title, the sensor and the link's state on the left, the session's clock on the right;
     /// on a narrow terminal the parts on the left go, the link's first, before the clock is cut.
-    func titleBar(width: Int) -> StyledLine {
+    private func titleBar(width: Int) -> StyledLine {
         let right = (summary == nil ? "" : "ended  ") + Formatting.clock(sessionSeconds) + " "
         var parts = [" hrvmon " + configuration.title]
         if let sensor = sensorName ?? sensorAddress { parts.append(sensor) }

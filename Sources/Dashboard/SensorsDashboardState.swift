@@ -104,7 +104,7 @@ public struct SensorsDashboardState: DashboardScreen {
         sensors.indices.flatMap { index -> [DashboardState.Section] in
             let state = sensors[index]
             var sections = [
-                DashboardState.Section(priority: 0, lines: [heading(index, width: width)]),
+                DashboardState.Section(priority: 0, lines: [heading(index)]),
                 DashboardState.Section(priority: 1, lines: [state.metricsLine]),
                 DashboardState.Section(priority: 2, lines: [state.stateLine]),
                 DashboardState.Section(priority: 4, lines: sparkline(state, width: width)),
@@ -120,7 +120,7 @@ public struct SensorsDashboardState: DashboardScreen {
     }
 
     /// The tag and the sensor, its link unless connected, skin contact when lost, battery, beats.
-    private func heading(_ index: Int, width: Int) -> StyledLine {
+    private func heading(_ index: Int) -> StyledLine {
         let state = sensors[index]
         var line = StyledLine(" " + Self.tag(index) + "  ", .strong)
         line.append(state.sensorName ?? state.sensorAddress ?? "waiting for the sensor", .strong)
