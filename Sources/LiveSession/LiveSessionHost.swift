@@ -35,7 +35,7 @@ public struct LiveSessionHost {
             run.show($0, sensor: sensor, title: title, start: header.start, settings: settings, loop: loop, clock: clock, stop: stop)
         }
         do {
-            run.notifyDesktop(settings.notify, loop: loop)
+            run.notifyDesktop(settings.notify, loop: loop, namesSensor: sensor != nil)
             recorder = record ? try run.recordToFile(at: path, header: header, loop: loop, stop: stop) : nil
         } catch {
             dashboard?.close()

@@ -63,8 +63,9 @@ extension SessionRun {
         }
     }
 
-    /// Suggestions as desktop notifications too, when `notify.desktop` is on and a session bus runs.
-    func notifyDesktop(_ settings: Settings.Notify, loop: EventLoop) {
-        if let notifier = DesktopNotifier(settings, loop: loop) { add(notifier) }
+    /// Suggestions as desktop notifications too, when `notify.desktop` is on and a session bus
+    /// runs; naming the sensor when the session is one of several.
+    func notifyDesktop(_ settings: Settings.Notify, loop: EventLoop, namesSensor: Bool) {
+        if let notifier = DesktopNotifier(settings, loop: loop, namesSensor: namesSensor) { add(notifier) }
     }
 }

@@ -306,4 +306,38 @@ import Testing
         }
         #expect(polarInlet.beats.count == 60 && hrmProInlet.beats.count == 40)
     }
+
+    /// Stress on one of two people: the Polar streams rest, stress, rest; the HRM-Pro rest only.
+    /// Only the Polar's session suggests breathing (no false alarm on the other), and each desktop
+    /// notification says which sensor it is about.
+    @Test func stressOnOneSensorIsNamedOnTheDesktop() throws {
+        let fake = try FakeBluetooth(Self.config())
+        defer { fake.stop() }
+        let notifications = try FakeNotifications()
+        defer { notifications.stop() }
+        let monitor = try LiveProcess(
+            ["monitor", "--device", Self.polar, "--device", Self.hrmPro, "--format", "jsonl"],
+            environment: fake.environment.merging(notifications.environment) { $1 },
+            settings: LiveProcess.fastLink + "\nbreathing.cooldown_seconds = 0\nnotify.min_interval_seconds = 0\n")
+        #expect(try Self.waitForBothSubscribed(fake))
+        let stressed = try SessionFileTests.simulatedTicks(), resting = try SessionFileTests.simulatedTicks("rest:8m")
+        let polarPackets = SessionFileTests.packets(stressed[...]), hrmProPackets = SessionFileTests.packets(resting[...])
+        for index in 0..<max(polarPackets.count, hrmProPackets.count) {
+            if index < polarPackets.count { #expect(try fake.notify(polarPackets[index], device: Self.polar) == 1) }
+            if index < hrmProPackets.count { #expect(try fake.notify(hrmProPackets[index], device: Self.hrmPro) == 1) }
+        }
+        #expect(monitor.waitForBeats(stressed.count + resting.count, timeout: 30))
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0, "\(monitor.stderr)")
+
+        let polarSuggestions = Self.lines(monitor, Self.polar, "suggestion")
+        #expect(polarSuggestions.count >= 1)
+        #expect(Self.lines(monitor, Self.hrmPro, "suggestion").isEmpty, "resting, the HRM-Pro's wearer is not told to breathe")
+        #expect(Self.lines(monitor, Self.hrmPro, "stress").isEmpty)
+        let calls = notifications.calls(polarSuggestions.count + 1, timeout: 1.5)
+        #expect(calls.count == polarSuggestions.count, "\(calls)\n\(notifications.serverLog)")
+        for call in calls {
+            #expect(call["summary"] as? String == "Stress on Polar H10 A1B2C3D4: try 5 min of resonance breathing", "\(call)")
+        }
+    }
 }
