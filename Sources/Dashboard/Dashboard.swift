@@ -3,14 +3,15 @@ import LivePipeline
 import Platform
 import Presentation
 
-/// The live dashboard on the terminal: a session output that keeps a `DashboardState` and draws
-/// it whenever something changed, once per turn of the event loop. It redraws on events, on keys,
-/// on resize, and 20 times a second while the pacer runs; with nothing happening it sets no
-/// timer, so the process sleeps. `close` gives the terminal back on every way out.
+/// The live dashboard on the terminal: a session output that keeps a `DashboardState` (or, for
+/// several sensors, a `SensorsDashboardState`) and draws it whenever something changed, once per
+/// turn of the event loop. It redraws on events, on keys, on resize, and 20 times a second while
+/// the pacer runs; with nothing happening it sets no timer, so the process sleeps. `close` gives
+/// the terminal back on every way out.
 public final class Dashboard {
     public static let frameInterval = 0.05
 
-    private var state: DashboardState
+    private var state: any DashboardScreen
     private let screen = TerminalScreen()
     private let loop: EventLoop
     /// The session's clock (the demo's runs faster than the wall).
@@ -28,18 +29,24 @@ public final class Dashboard {
     public var audible: AudiblePacer?
 
     /// Keys reach the dashboard (stdin is a terminal), so it can wait for `q`.
-    public var acceptsKeys: Bool { state.configuration.acceptsKeys }
+    public var acceptsKeys: Bool { state.acceptsKeys }
 
     /// What the keys ask of the session: breathe, note, quit.
     public var perform: (DashboardCommand) -> Void = { _ in }
 
-    public init(configuration: DashboardState.Configuration, loop: EventLoop, clock: @escaping () -> Double, colors: Bool, bell: Bool) {
-        state = DashboardState(configuration: configuration)
+    public convenience init(
+        configuration: DashboardState.Configuration, loop: EventLoop, clock: @escaping () -> Double, colors: Bool, bell: Bool
+    ) {
+        self.init(screen: DashboardState(configuration: configuration), loop: loop, clock: clock, colors: colors, bell: bell)
+    }
+
+    public init(screen: any DashboardScreen, loop: EventLoop, clock: @escaping () -> Double, colors: Bool, bell: Bool) {
+        state = screen
         self.loop = loop
         self.clock = clock
         self.colors = colors
         self.bell = bell
-        if configuration.acceptsKeys {
+        if screen.acceptsKeys {
             keySource = loop.watch(Terminal.Stream.input.rawValue) { [weak self] _ in self?.readKeys() }
         }
         signalSource = TerminalSignals.watch(on: loop) { [weak self] signal in self?.received(signal) }
@@ -48,12 +55,13 @@ public final class Dashboard {
 
     deinit { close() }
 
-    public func handle(_ event: SessionEvent, at time: Double) {
+    /// An event of the session of `sensor` (0 for a single session). A pacer started (an exercise,
+    /// a resonance step) is heard from its first phase and one that ended falls silent; with
+    /// several sensors the sound follows the first's pacer (`b` runs one in each, side by side).
+    public func handle(_ event: SessionEvent, at time: Double, sensor: Int) {
         let pacing = state.exercise?.start
-        state.apply(event, at: max(time, clock()))
+        state.apply(event, at: max(time, clock()), sensor: sensor)
         if bell, case .live(.suggestion) = event { screen.bell() }
-        // A pacer started (an exercise, a resonance step) is heard from its first phase; one
-        // that ended falls silent.
         if let exercise = state.exercise, exercise.start != pacing {
             audible?.play(exercise.pacer.startCue)
         } else if pacing != nil, state.exercise == nil {
@@ -63,8 +71,8 @@ public final class Dashboard {
         needsDrawing = true
     }
 
-    public func finish(_ summary: SessionSummary) {
-        state.finish(summary)
+    public func finish(_ summary: SessionSummary, sensor: Int) {
+        state.finish(summary, sensor: sensor)
         needsDrawing = true
     }
 
@@ -78,11 +86,9 @@ public final class Dashboard {
         audible?.stop()
         screen.restore()
         TerminalSignals.reset()
-        if let summary = state.summary {
-            var output = FileStream.standardOutput
-            output.write(SessionText.summaryLine(summary) + "\n")
-            output.flush()
-        }
+        var output = FileStream.standardOutput
+        for line in state.closingLines { output.write(line + "\n") }
+        output.flush()
     }
 
     /// The first drawing takes over the terminal: until the loop runs, a failing start-up (an

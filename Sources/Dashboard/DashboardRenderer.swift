@@ -26,7 +26,7 @@ extension DashboardState {
 
     /// A part of the screen; lower `priority` stays longer on a small terminal, and a part with a
     /// `compact` form shrinks to it before it goes.
-    private struct Section {
+    struct Section {
         var priority: Int
         var lines: [StyledLine]
         var compact: [StyledLine]?
@@ -62,7 +62,8 @@ extension DashboardState {
 
     /// Drops sections from the least important until the rest fits, then gives the rows left to
     /// the newest events.
-    private func fit(_ sections: [Section], rows: Int, width: Int) -> [StyledLine] {
+    /// `logged`: the events to show below (nil: this session's).
+    func fit(_ sections: [Section], rows: Int, width: Int, logged: [LoggedEvent]? = nil) -> [StyledLine] {
         var kept = sections
         // Keep one row for the newest event while anything else can go.
         let reserve = rows > 4 ? 1 : 0
@@ -80,7 +81,7 @@ extension DashboardState {
         // The newest events that fit, oldest first, each folded to the width.
         var events: [[StyledLine]] = []
         var room = rows - lines.count
-        for event in log.reversed() {
+        for event in (logged ?? log).reversed() {
             var line = StyledLine("  " + WallClock.timeOfDay(event.time) + "  ", .faint)
             line.append(event.text)
             let folded = line.folded(width: width, indent: 12)
@@ -114,7 +115,7 @@ extension DashboardState {
         return StyledLine(left + String(repeating: " ", count: gap) + right, .banner)
     }
 
-    private var metricsLine: StyledLine {
+    var metricsLine: StyledLine {
         guard let latest else { return StyledLine("  waiting for beats…", .faint) }
         let window = latest.rmssdWindow.metrics
         var line = StyledLine()
@@ -132,7 +133,7 @@ extension DashboardState {
         return line
     }
 
-    private var stateLine: StyledLine {
+    var stateLine: StyledLine {
         guard let assessment = latest?.assessment else { return StyledLine() }
         var line = StyledLine("  ")
         if assessment.isCalibrating {
@@ -221,7 +222,7 @@ extension DashboardState {
         return line
     }
 
-    private func footer(width: Int) -> StyledLine {
+    func footer(width: Int) -> StyledLine {
         switch mode {
         case .note(let draft):
             var line = StyledLine(" note: ", .strong)

@@ -8,7 +8,8 @@ import Settings
 /// Breathing suggestions as desktop notifications (org.freedesktop.Notifications on the session
 /// bus), for whoever is not looking at the terminal — or runs hrvmon as a background service.
 /// Quietly absent without a session bus or a notification service. At most one per
-/// `notify.min_interval_seconds` of session time; each replaces the previous bubble.
+/// `notify.min_interval_seconds` of session time; each replaces the previous bubble. One of
+/// several sensors' sessions says which sensor it is about, and keeps a bubble of its own.
 public final class DesktopNotifier: SessionOutput {
     public static let service = "org.freedesktop.Notifications"
     public static let path = "/org/freedesktop/Notifications"
@@ -22,11 +23,15 @@ public final class DesktopNotifier: SessionOutput {
     /// escaped; most have it, so escape until the server says otherwise.
     private var bodyIsMarkup = true
     private var isFinished = false
+    /// The summary names the sensor (its name, else its address, as it reports them).
+    private let namesSensor: Bool
+    private var sensor: String?
 
     /// Nil when turned off (`notify.desktop = false`) or when there is no session bus.
-    public init?(_ settings: Settings.Notify, loop: EventLoop) {
+    public init?(_ settings: Settings.Notify, loop: EventLoop, namesSensor: Bool = false) {
         guard settings.desktop, let connection = try? Connection.session(loop: loop) else { return nil }
         self.connection = connection
+        self.namesSensor = namesSensor
         minimumInterval = settings.minimumInterval
         connection.call(destination: Self.service, path: Self.path, interface: Self.service, member: "GetCapabilities") { [weak self] result in
             if case .success(let values) = result, let capabilities = values.first?.strings {
@@ -36,10 +41,12 @@ public final class DesktopNotifier: SessionOutput {
     }
 
     public func handle(_ event: SessionEvent, at time: Double, line: inout SessionLine) {
+        if case .sensor(.identity(let name, let address)) = event { sensor = name ?? address }
         guard !isFinished, case .live(.suggestion(let suggestion)) = event, lastSent.map({ time - $0 >= minimumInterval }) ?? true
         else { return }
         lastSent = time
-        let summary = "Stress: try \(Formatting.fixed(suggestion.minutes, digits: 0)) min of \(suggestion.pattern.name) breathing"
+        let subject = namesSensor ? "Stress on \(sensor ?? "a sensor")" : "Stress"
+        let summary = subject + ": try \(Formatting.fixed(suggestion.minutes, digits: 0)) min of \(suggestion.pattern.name) breathing"
         let body = suggestion.reason + ".\n" + suggestion.tip
         // Notify(app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout): -1 is
         // the server's default timeout; urgency 1 is normal.

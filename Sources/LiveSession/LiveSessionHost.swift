@@ -19,23 +19,29 @@ public struct LiveSessionHost {
     /// The session judges against the header's baseline (nil: it calibrates on its first
     /// minutes). `record`: keep a session file, at `path` or (nil) in the sessions directory.
     /// Every event is stamped with `clock`; `stop` ends the loop (the keys' q, a failed file).
+    /// One of several sessions (`monitor` with several sensors) names its `sensor` on its lines
+    /// and leaves `hrvmon note` to its `SessionGroup` (`takesNotes` false); with `display` nil it
+    /// is shown by the group's dashboard.
     public init(
-        _ header: SessionHeader, record: Bool, at path: String?, display: SessionDisplay, title: String,
-        loop: EventLoop, clock: @escaping () -> Double, stop: @escaping () -> Void
+        _ header: SessionHeader, record: Bool, at path: String?, display: SessionDisplay?, sensor: String? = nil,
+        takesNotes: Bool = true, title: String, loop: EventLoop, clock: @escaping () -> Double, stop: @escaping () -> Void
     ) throws {
         let settings = header.settings
         run = SessionRun(
             session: SessionPipeline(pipeline: settings.pipeline, judge: try BeatJudge(settings: settings, baseline: header.baseline)),
             outputs: [])
-        dashboard = run.show(display, title: title, start: header.start, settings: settings, loop: loop, clock: clock, stop: stop)
+        let run = run
+        dashboard = display.flatMap {
+            run.show($0, sensor: sensor, title: title, start: header.start, settings: settings, loop: loop, clock: clock, stop: stop)
+        }
         do {
-            run.notifyDesktop(settings.notify, loop: loop)
+            run.notifyDesktop(settings.notify, loop: loop, namesSensor: sensor != nil)
             recorder = record ? try run.recordToFile(at: path, header: header, loop: loop, stop: stop) : nil
         } catch {
             dashboard?.close()
             throw error
         }
-        run.takeNotes(loop: loop, clock: clock)
+        if takesNotes { run.takeNotes(loop: loop, clock: clock) }
         if let dashboard { run.pace(dashboard, voice: settings.breathing.sound, at: clock()) }
         self.loop = loop
     }
@@ -44,6 +50,12 @@ public struct LiveSessionHost {
     /// ended already) and the dashboard gives the terminal back, with the summary on it.
     public func runUntilStopped(finishing end: () -> (time: Double, seconds: Double)) {
         loop.run()
+        finish(end)
+    }
+
+    /// Ends the session at `end` (unless it has ended already); the dashboard gives the terminal
+    /// back, with the summary on it.
+    public func finish(_ end: () -> (time: Double, seconds: Double)) {
         if !run.isFinished {
             let (time, seconds) = end()
             run.finish(at: time, seconds: seconds)

@@ -7,20 +7,24 @@ import SessionLog
 /// the README contract) or text lines for people. Every line is flushed as it is written.
 public final class LiveWriter: SessionOutput {
     public let format: MonitorFormat
+    /// The sensor the session follows, when several share stdout: a `sensor` field ends each
+    /// JSON line, and text lines start with it. The session file never has it.
+    public let sensor: String?
     private var output = FileStream.standardOutput
 
-    public init(format: MonitorFormat) {
+    public init(format: MonitorFormat, sensor: String? = nil) {
         self.format = format
+        self.sensor = sensor
     }
 
     public func handle(_ event: SessionEvent, at time: Double, line: inout SessionLine) {
         switch format {
         case .jsonl:
             guard let text = line.text() else { return }
-            output.write(text)
+            output.write(labelled(json: text))
         case .text:
             guard let text = SessionText.line(for: event) else { return }
-            output.write(WallClock.timeOfDay(time) + "  " + text + "\n")
+            output.write(WallClock.timeOfDay(time) + "  " + labelled(text: text) + "\n")
         }
         output.flush()
     }
@@ -28,10 +32,20 @@ public final class LiveWriter: SessionOutput {
     public func finish(_ summary: SessionSummary) {
         switch format {
         case .jsonl:
-            output.write(SessionRecords.summary(summary).serialized + "\n")
+            output.write(labelled(json: SessionRecords.summary(summary).serialized + "\n"))
         case .text:
-            output.write(SessionText.summaryLine(summary) + "\n")
+            output.write(labelled(text: SessionText.summaryLine(summary)) + "\n")
         }
         output.flush()
+    }
+
+    /// `line` (one JSON object and its newline) with the sensor as its last field.
+    private func labelled(json line: String) -> String {
+        guard let sensor, line.hasSuffix("}\n") else { return line }
+        return line.dropLast(2) + ",\"sensor\":" + JSONObject.quoted(sensor) + "}\n"
+    }
+
+    private func labelled(text: String) -> String {
+        sensor.map { "[\($0)]  " + text } ?? text
     }
 }

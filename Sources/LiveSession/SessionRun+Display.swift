@@ -13,24 +13,20 @@ public enum SessionDisplay: Equatable, Sendable {
 
 extension SessionRun {
     /// Adds the session's display: the dashboard — its keys start and stop the breathing
-    /// exercise, note and `stop` the session — or lines. Returns the dashboard, which must be
-    /// closed on the way out to give the terminal back.
+    /// exercise, note and `stop` the session — or lines (labelled with `sensor` when several
+    /// sessions share stdout). Returns the dashboard, which must be closed on the way out to give
+    /// the terminal back.
     func show(
-        _ display: SessionDisplay, title: String, start: Double, settings: Settings, loop: EventLoop,
+        _ display: SessionDisplay, sensor: String?, title: String, start: Double, settings: Settings, loop: EventLoop,
         clock: @escaping () -> Double, stop: @escaping () -> Void
     ) -> Dashboard? {
         guard display == .dashboard else {
-            if case .lines(let format) = display { add(LiveWriter(format: format)) }
+            if case .lines(let format) = display { add(LiveWriter(format: format, sensor: sensor)) }
             return nil
         }
-        let pattern = session.judge.coach.pattern
-        let configuration = DashboardState.Configuration(
-            title: title, start: start, pattern: pattern, exerciseSeconds: settings.breathing.minutes * 60,
-            calibrationSeconds: settings.stress.calibration, onsetMargin: settings.stress.onsetMargin,
-            acceptsKeys: Terminal.isTerminal(.input))
-        // no-color.org: set and not empty means no colour.
-        let colors = Environment.value("NO_COLOR").map(\.isEmpty) ?? true
-        let dashboard = Dashboard(configuration: configuration, loop: loop, clock: clock, colors: colors, bell: settings.breathing.bell)
+        let dashboard = Dashboard(
+            configuration: dashboardConfiguration(title: title, start: start, settings: settings), loop: loop, clock: clock,
+            colors: Self.dashboardColors, bell: settings.breathing.bell)
         dashboard.perform = { [unowned self] command in
             switch command {
             case .toggleExercise: toggleExercise(at: clock())
@@ -42,6 +38,17 @@ extension SessionRun {
         add(dashboard)
         return dashboard
     }
+
+    /// What the dashboard shows of this session: its title, start, breathing pattern and settings.
+    func dashboardConfiguration(title: String, start: Double, settings: Settings) -> DashboardState.Configuration {
+        DashboardState.Configuration(
+            title: title, start: start, pattern: session.judge.coach.pattern, exerciseSeconds: settings.breathing.minutes * 60,
+            calibrationSeconds: settings.stress.calibration, onsetMargin: settings.stress.onsetMargin,
+            acceptsKeys: Terminal.isTerminal(.input))
+    }
+
+    /// no-color.org: set and not empty means no colour.
+    static var dashboardColors: Bool { Environment.value("NO_COLOR").map(\.isEmpty) ?? true }
 
     /// The dashboard's pacer heard too, as `breathing.sound` asks; where nothing can play it, a
     /// notice says why and the pacer stays silent.
@@ -56,8 +63,9 @@ extension SessionRun {
         }
     }
 
-    /// Suggestions as desktop notifications too, when `notify.desktop` is on and a session bus runs.
-    func notifyDesktop(_ settings: Settings.Notify, loop: EventLoop) {
-        if let notifier = DesktopNotifier(settings, loop: loop) { add(notifier) }
+    /// Suggestions as desktop notifications too, when `notify.desktop` is on and a session bus
+    /// runs; naming the sensor when the session is one of several.
+    func notifyDesktop(_ settings: Settings.Notify, loop: EventLoop, namesSensor: Bool) {
+        if let notifier = DesktopNotifier(settings, loop: loop, namesSensor: namesSensor) { add(notifier) }
     }
 }

@@ -19,8 +19,9 @@ extension HeartRateLink.Configuration {
 extension SessionRun {
     /// Takes the link's events into the session, stamped with `now`: notifications and gaps into
     /// the pipeline, the link's state and what the sensor says of itself as events. A sensor that
-    /// connects is remembered for the next `monitor` without `--device`.
-    public func follow(_ link: HeartRateLink, now: @escaping () -> Double) {
+    /// connects is remembered for the next `monitor` without `--device`, unless it is one of
+    /// several (`remembers` false): which of them would be "the one used last" is anyone's guess.
+    public func follow(_ link: HeartRateLink, remembers: Bool = true, now: @escaping () -> Double) {
         var rememberedAddress: String?
         var sensor: Device?
         link.onEvent = { [unowned self] event in
@@ -32,7 +33,7 @@ extension SessionRun {
                 breakContinuity(at: time)
             case .status(let status):
                 report(.link(status), at: time)
-                if status.state == .connected, let sensor, rememberedAddress != sensor.address {
+                if remembers, status.state == .connected, let sensor, rememberedAddress != sensor.address {
                     rememberedAddress = sensor.address
                     do { try DataDirectory.rememberSensor(sensor.address) } catch { report(.notice("cannot remember the sensor: \(error)"), at: time) }
                 }

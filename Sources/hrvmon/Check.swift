@@ -38,6 +38,7 @@ struct Check: ParsableCommand {
     @OptionGroup var config: ConfigOptions
 
     func validate() throws {
+        try sensor.requireOneDevice("check")
         guard (1...3).contains(minutes) else { throw ValidationError("--minutes must be 1–3") }
         guard format != .csv else { throw ValidationError("--format must be text or json") }
     }

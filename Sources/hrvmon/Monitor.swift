@@ -13,7 +13,11 @@ struct Monitor: ParsableCommand {
             notifications, disconnects and exits 0. On a terminal the session is a full-screen dashboard \
             (b breathe, n note, q quit, ? help); otherwise, or with --no-dashboard, one line per event. \
             With --lsl the beats and the session's markers are also published as Lab Streaming Layer streams \
-            (liblsl is loaded at run time: liblsl.so.2 or $HRVMON_LIBLSL).
+            (liblsl is loaded at run time: liblsl.so.2 or $HRVMON_LIBLSL). \
+            With --device given more than once, every sensor is followed at once, each with its own link, session \
+            and file: one dashboard with a section per sensor (b, n and q act on every session), or lines that \
+            name their sensor. Only the first sensor's resting values go into the personal baseline; --log \
+            takes one sensor.
             """)
 
     @OptionGroup var sensor: SensorOptions
@@ -31,6 +35,9 @@ struct Monitor: ParsableCommand {
 
     func validate() throws {
         if let duration, !(duration > 0) { throw ValidationError("--duration must be more than 0 seconds") }
+        if sensor.devices.count > 1, sessionFile.log != nil {
+            throw ValidationError("--log names one file, and each of several sensors keeps its own: leave --log out (the files go to the sessions directory) or follow one --device")
+        }
     }
 
     func run() throws {
@@ -39,17 +46,30 @@ struct Monitor: ParsableCommand {
         let lslLibrary = try lsl.library()
         let baseline = try badInputOnFailure { try DataDirectory.personalBaseline(settings) }
         let start = WallClock.now()
-        var publisher: LSLPublisher?
-        let host = try sensor.runSession(
-            settings: settings, baseline: baseline, display: display.display, record: !sessionFile.noLog, log: sessionFile.log,
-            title: "monitor", duration: duration
-        ) { host, _, _ in
-            publisher = lslLibrary.map { LSLPublisher(library: $0, timestamps: .live) }
-            if let publisher { host.run.publishToLSL(publisher) }
+        var publishers: [LSLPublisher] = []
+        let publish = { (host: LiveSessionHost) in
+            guard let lslLibrary else { return }
+            let publisher = LSLPublisher(library: lslLibrary, timestamps: .live)
+            host.run.publishToLSL(publisher)
+            publishers.append(publisher)
         }
-        publisher?.close()
-        if host.recorder?.failed == true, settings.log.stopsOnError { throw ExitCode(1) }
-        if let failure = host.keepRestingValues(startedAt: start) {
+        let hosts =
+            if sensor.devices.count > 1 {
+                try sensor.runSessions(
+                    settings: settings, baseline: baseline, display: display.display, record: !sessionFile.noLog, title: "monitor",
+                    duration: duration, prepare: publish)
+            } else {
+                [
+                    try sensor.runSession(
+                        settings: settings, baseline: baseline, display: display.display, record: !sessionFile.noLog, log: sessionFile.log,
+                        title: "monitor", duration: duration
+                    ) { host, _, _ in publish(host) }
+                ]
+            }
+        for publisher in publishers { publisher.close() }
+        if hosts.contains(where: { $0.recorder?.failed == true }), settings.log.stopsOnError { throw ExitCode(1) }
+        // The personal history is one person's: with several sensors, the first --device is the user's.
+        if let failure = hosts[0].keepRestingValues(startedAt: start) {
             FileStream.printError("hrvmon: cannot add this session's resting values to the personal baseline: \(failure)")
         }
     }

@@ -49,6 +49,7 @@ struct Resonance: ParsableCommand {
     @OptionGroup var config: ConfigOptions
 
     func validate() throws {
+        try sensor.requireOneDevice("resonance")
         try steps.check()
         guard leadIn >= 10, leadIn <= 600 else { throw ValidationError("--lead-in must be 10–600 seconds, not \(leadIn.description)") }
         guard speed > 0, speed <= 1000 else { throw ValidationError("--speed must be above 0 and at most 1000") }

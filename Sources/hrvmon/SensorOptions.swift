@@ -10,8 +10,11 @@ import UserData
 
 /// The strap a live session streams from (`monitor`, `resonance`), and running the session on it.
 struct SensorOptions: ParsableArguments {
-    @Option(help: "Sensor address (AA:BB:CC:DD:EE:FF) or name, or part of one (default: the one used last).")
-    var device: String?
+    @Option(name: .customLong("device"), help: """
+        Sensor address (AA:BB:CC:DD:EE:FF) or name, or part of one (default: the one used last). \
+        `monitor` takes it more than once to follow several sensors at once.
+        """)
+    var devices: [String] = []
 
     @Option(help: "Adapter, e.g. hci0 (default: the first).")
     var adapter: String?
@@ -23,12 +26,15 @@ struct SensorOptions: ParsableArguments {
     var scanTimeout: Double = 10
 
     func validate() throws {
+        guard Set(devices.map { $0.uppercased() }).count == devices.count else {
+            throw ValidationError("the same --device is given twice; give each sensor once")
+        }
         guard scanTimeout > 0, scanTimeout <= 600 else { throw ValidationError("--scan-timeout must be more than 0 and at most 600 seconds") }
     }
 
     /// The sensor asked for (else the one used last, else a scan's) and a link to it on `bus`.
     func link(on bus: SystemBus, settings: Settings) throws -> (query: String, link: HeartRateLink) {
-        let query = try device ?? DataDirectory.lastSensor() ?? bus.chooseSensor(adapter: adapter, scanTimeout: scanTimeout)
+        let query = try devices.first ?? DataDirectory.lastSensor() ?? bus.chooseSensor(adapter: adapter, scanTimeout: scanTimeout)
         let link = HeartRateLink(
             client: bus.client, loop: bus.loop,
             configuration: .init(device: query, adapter: adapter, acquire: acquire, settings: settings.link))
@@ -70,9 +76,16 @@ struct SensorOptions: ParsableArguments {
     }
 }
 
+extension SensorOptions {
+    /// For the commands that follow one sensor: more than one `--device` is a usage error.
+    func requireOneDevice(_ command: String) throws {
+        if devices.count > 1 { throw ValidationError("\(command) follows one sensor: give --device once (monitor takes several)") }
+    }
+}
+
 extension String {
     /// `AA:BB:CC:DD:EE:FF`.
-    fileprivate var isBluetoothAddress: Bool {
+    var isBluetoothAddress: Bool {
         let parts = split(separator: ":", omittingEmptySubsequences: false)
         return parts.count == 6 && parts.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
     }

@@ -28,6 +28,18 @@ final class SystemBus {
         Interruption.watch(on: loop) { [weak self] in self?.onInterrupt() }
     }
 
+    /// bluetoothd through a connection of its own on the same loop: BlueZ keeps each connection's
+    /// discovery and notification sessions apart, so a sensor's link can start and stop them
+    /// without touching another's.
+    func separateClient() throws -> BlueZClient {
+        do {
+            return BlueZClient(connection: try Connection.system(loop: loop))
+        } catch {
+            FileStream.printError("hrvmon: cannot open another connection to the system D-Bus: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
     /// Runs the loop until something stops it.
     func run() { loop.run() }
 

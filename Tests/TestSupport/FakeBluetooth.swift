@@ -76,6 +76,14 @@ public final class FakeBluetooth: @unchecked Sendable {
             bodySensorLocation: 1, battery: 87, mtu: 232,
             manufacturer: "Polar Electro Oy", model: "H10")
 
+        /// A second strap for two-sensor sessions: a Garmin HRM-Pro, unpaired, in range, on the
+        /// chest, battery 64 %.
+        public static let hrmPro = Device(
+            address: "C4:7C:8D:6A:00:02", name: "HRM-Pro:123456", rssi: -64,
+            services: ["180d", "180f", "180a"], advertisedUUIDs: ["180d"],
+            bodySensorLocation: 1, battery: 64, mtu: 185,
+            manufacturer: "Garmin International", model: "HRM-Pro")
+
         /// A paired keyboard bluetoothd already knows: a device without 0x180D that a heart-rate
         /// client must ignore. Its HID service 0x1812 is claimed by BlueZ and never exported.
         public static let mxKeys = Device(
@@ -164,6 +172,7 @@ public final class FakeBluetooth: @unchecked Sendable {
     public typealias Failure = TestChild.Failure
 
     public static let polar = Device.polarH10.address
+    public static let hrmPro = Device.hrmPro.address
     public static let directory = Bundle.module.url(forResource: "FakeBlueZ", withExtension: nil)!
     public static let python = "/usr/bin/python3"
 

@@ -26,16 +26,18 @@ public final class LSLInlet: @unchecked Sendable {
     private let reader: LineReader
     private let log: String
 
-    /// Starts resolving; `timeout` bounds the inlet's whole run.
-    public init(timeout: Double = 60) throws {
+    /// Starts resolving; `timeout` bounds the inlet's whole run. `address`: only that sensor's
+    /// streams (one of several); `session`: on another inlet's LSL session, so one publisher
+    /// reaches both.
+    public init(timeout: Double = 60, address: String? = nil, session: LSLInlet? = nil) throws {
         guard FileManager.default.fileExists(atPath: Self.library) else {
             throw TestChild.Failure(description: "no pylsl at \(Self.pylsl): run scripts/install-deps.sh (it installs pylsl there with pip)")
         }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-lsl-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let configuration = directory + "/lsl_api.cfg"
+        let configuration = session.map { $0.directory + "/lsl_api.cfg" } ?? directory + "/lsl_api.cfg"
         // machine: multicast on 127.0.0.1 only; KnownPeers: unicast resolution of this host too.
-        try """
+        if session == nil { try """
             [multicast]
             ResolveScope = machine
             [lab]
@@ -43,12 +45,12 @@ public final class LSLInlet: @unchecked Sendable {
             KnownPeers = {127.0.0.1}
             [log]
             level = -3
-            """.write(toFile: configuration, atomically: true, encoding: .utf8)
+            """.write(toFile: configuration, atomically: true, encoding: .utf8) }
         environment = ["HRVMON_LIBLSL": Self.library, "LSLAPICFG": configuration]
         log = directory + "/inlet.log"
         let childEnvironment = ProcessInfo.processInfo.environment.merging(environment.merging(["PYTHONPATH": Self.pylsl]) { $1 }) { $1 }
         (process, _, reader) = try TestChild.spawn(
-            FakeBluetooth.python, [Self.script, "--timeout", String(timeout)], environment: childEnvironment, log: log)
+            FakeBluetooth.python, [Self.script, "--timeout", String(timeout)] + (address.map { ["--address", $0] } ?? []), environment: childEnvironment, log: log)
     }
 
     public var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }

@@ -20,6 +20,8 @@ public final class SensorStream: @unchecked Sendable {
     }
 
     private let fake: FakeBluetooth
+    /// The strap's address in the fake.
+    public let device: String
     private let interval: TimeInterval
     private let lock = NSLock()
     private var notifications: [Notification]
@@ -27,9 +29,10 @@ public final class SensorStream: @unchecked Sendable {
     private var isStopped = false
 
     /// Notifications for `ticks` (RR in 1/1024 s), one per second of the strap's clock, sent every
-    /// `interval` seconds of ours.
-    public init(_ fake: FakeBluetooth, ticks: [Int], interval: TimeInterval = 0.004) {
+    /// `interval` seconds of ours, from `device`.
+    public init(_ fake: FakeBluetooth, ticks: [Int], interval: TimeInterval = 0.004, device: String = FakeBluetooth.polar) {
         self.fake = fake
+        self.device = device
         self.interval = interval
         var beatsBySecond: [[Int]] = []
         var elapsed = 0
@@ -63,7 +66,7 @@ public final class SensorStream: @unchecked Sendable {
         Thread.detachNewThread { [self] in
             while let notification = lock.withLock({ isStopped || next == notifications.count ? nil : notifications[next] }) {
                 // While bluetoothd restarts there is no one to send to: that notification is lost in the air.
-                let reply = try? fake.run("notify \(FakeBluetooth.polar) \(Packet.hex(Self.packet(notification)))")
+                let reply = try? fake.run("notify \(device) \(Packet.hex(Self.packet(notification)))")
                 let delivered = (reply?["delivered"] as? Int ?? 0) > 0
                 let now = ProcessInfo.processInfo.systemUptime
                 lock.withLock {
@@ -101,11 +104,12 @@ public final class SensorStream: @unchecked Sendable {
     }
 
     /// What the monitor printed, as (packet number, rr) per notification in the order the beats
-    /// came, from the `energy_kj` and `rr_1024` of its beat lines.
-    public static func received(_ monitor: LiveProcess) -> [(number: Int, rr: [Int])] {
+    /// came, from the `energy_kj` and `rr_1024` of its beat lines; with `sensor`, only the lines
+    /// labelled with it (a monitor following several sensors).
+    public static func received(_ monitor: LiveProcess, sensor: String? = nil) -> [(number: Int, rr: [Int])] {
         var received: [(number: Int, rr: [Int])] = []
         var lastPacket: Int?
-        for line in monitor.objects where line["type"] as? String == "rr" {
+        for line in monitor.objects where line["type"] as? String == "rr" && (sensor == nil || line["sensor"] as? String == sensor) {
             guard let number = line["energy_kj"] as? Int, let rr = line["rr_1024"] as? Int, let packet = line["pkt"] as? Int else { continue }
             if packet == lastPacket, received.last?.number == number {
                 received[received.count - 1].rr.append(rr)

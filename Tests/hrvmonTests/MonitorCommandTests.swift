@@ -6,11 +6,13 @@ import Testing
 @Suite(.serialized) struct MonitorCommandTests {
     static let polar = FakeBluetooth.polar
 
-    /// Waits until the fake reports a subscriber for the Polar, via StartNotify or an acquired socket.
-    static func waitForSubscriber(_ fake: FakeBluetooth, acquired: Bool = false, timeout: Double = 10) throws -> Bool {
+    /// Waits until the fake reports a subscriber for `device` (the Polar), via StartNotify or an acquired socket.
+    static func waitForSubscriber(
+        _ fake: FakeBluetooth, acquired: Bool = false, timeout: Double = 10, device: String = polar
+    ) throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let sessions = try fake.sessions()
+            let sessions = try fake.sessions(device)
             if acquired ? sessions["acquired"] as? Bool == true : (sessions["notify_clients"] as? Int ?? 0) > 0 { return true }
             Thread.sleep(forTimeInterval: 0.05)
         }

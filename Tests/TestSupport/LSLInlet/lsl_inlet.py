@@ -61,10 +61,12 @@ def resolve(prefix, deadline):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--timeout", type=float, default=60, help="seconds to run at most")
-    deadline = time.monotonic() + parser.parse_args().timeout
+    parser.add_argument("--address", default="", help="only the streams of the sensor with this address")
+    arguments = parser.parse_args()
+    deadline = time.monotonic() + arguments.timeout
 
     inlets = {}
-    for label, prefix in (("rr", "hrvmon-rr-"), ("markers", "hrvmon-markers-")):
+    for label, prefix in (("rr", "hrvmon-rr-" + arguments.address), ("markers", "hrvmon-markers-" + arguments.address)):
         inlet = pylsl.StreamInlet(resolve(prefix, deadline), max_buflen=360, recover=False)
         describe(label, inlet.info(timeout=10))
         inlet.open_stream(timeout=10)
