@@ -11,7 +11,7 @@ public struct RecordingAnalysis {
     /// Known once the recording is finished. Taken here, beside the pipeline rather than in it,
     /// so live monitoring, which never shows them, does not pay for them per beat.
     public private(set) var variability: VariabilityMetrics?
-    private var measures = RecordingVariability()
+    private let measures = VariabilityThread()
 
     public init(judge: BeatJudge, writer: SeriesWriter? = nil) {
         self.judge = judge
