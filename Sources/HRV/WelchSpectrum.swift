@@ -102,18 +102,30 @@ struct WelchSpectrum {
     // MARK: segments
 
     private mutating func addSegment(start: Int) {
-        let ring = segmentLength
-        let first = start % ring
-        for m in 0..<segmentLength { frame[m] = recent[(first + m) % ring] * window[m] }
+        // The ring from `first` to its end, then from its start: no division per sample.
+        let first = start % segmentLength
+        let wrapped = segmentLength - first
+        frame.withUnsafeMutableBufferPointer { frame in
+            recent.withUnsafeBufferPointer { recent in
+                window.withUnsafeBufferPointer { window in
+                    for m in 0..<wrapped { frame[m] = recent[first + m] * window[m] }
+                    for m in wrapped..<segmentLength { frame[m] = recent[m - wrapped] * window[m] }
+                }
+            }
+        }
         fourier.transform(frame, real: &transformReal, imaginary: &transformImaginary)
         let n0 = Double(start)
-        for k in 0..<binCount {
-            let (re, im) = (transformReal[k], transformImaginary[k])
-            let projection = re * windowReal[k] + im * windowImaginary[k]
-            power[k] += re * re + im * im
-            windowProjection[k] += projection
-            startWeightedProjection[k] += n0 * projection
-            rampProjection[k] += re * rampReal[k] + im * rampImaginary[k]
+        transformReal.withUnsafeBufferPointer { transformReal in
+            transformImaginary.withUnsafeBufferPointer { transformImaginary in
+                for k in 0..<binCount {
+                    let (re, im) = (transformReal[k], transformImaginary[k])
+                    let projection = re * windowReal[k] + im * windowImaginary[k]
+                    power[k] += re * re + im * im
+                    windowProjection[k] += projection
+                    startWeightedProjection[k] += n0 * projection
+                    rampProjection[k] += re * rampReal[k] + im * rampImaginary[k]
+                }
+            }
         }
         segments += 1
         startSum += n0
