@@ -47,13 +47,15 @@ struct RealFourierTransform {
         imaginary = Array(repeating: 0, count: half)
     }
 
-    /// X_k of `samples` (exactly `length` of them) into `outputReal` and `outputImaginary`
-    /// (k = 0…length/2).
+    /// X_k of `samples` (exactly `length` of them) into `outputReal` and `outputImaginary`, for
+    /// k below their count (at most length/2 + 1): a caller that needs the low frequencies only
+    /// does not pay for unpacking the rest.
     mutating func transform(
         _ samples: UnsafeBufferPointer<Double>, real outputReal: UnsafeMutableBufferPointer<Double>,
         imaginary outputImaginary: UnsafeMutableBufferPointer<Double>
     ) {
-        precondition(samples.count == length && outputReal.count > half && outputImaginary.count > half)
+        let outputs = outputReal.count
+        precondition(samples.count == length && outputs == outputImaginary.count && outputs > 0 && outputs <= half + 1)
         let half = self.half
         real.withUnsafeMutableBufferPointer { re in
             imaginary.withUnsafeMutableBufferPointer { im in
@@ -69,7 +71,7 @@ struct RealFourierTransform {
                 unpackCosine.withUnsafeBufferPointer { unpackCosine in
                     unpackSine.withUnsafeBufferPointer { unpackSine in
                         // X_k = (Z_k + conj Z_{h−k})/2 + e^{−2πik/n}·(Z_k − conj Z_{h−k})/(2i)
-                        for k in 0...half {
+                        for k in 0..<outputs {
                             let (a, b) = (k == half ? 0 : k, k == 0 ? 0 : half - k)
                             let (zr, zi) = (re[a], im[a])
                             let (cr, ci) = (re[b], -im[b])
