@@ -16,6 +16,9 @@ public struct DetrendedFluctuation: Equatable, Sendable {
     public static let shortScales = 4...16
     public static let longScales = 16...64
     static let largestScale = longScales.upperBound
+    /// Slots of the rings below: a power of two above `largestScale`, so a slot is a mask, not a
+    /// division.
+    private static let ringSize = 128
 
     /// Running totals of y, y² and k·y up to each of the last `largestScale` + 1 beats (a ring).
     private var totals: [Totals]
@@ -40,8 +43,8 @@ public struct DetrendedFluctuation: Equatable, Sendable {
     }
 
     public init() {
-        totals = Array(repeating: Totals(), count: Self.largestScale + 1)
-        due = Array(repeating: 0, count: Self.largestScale + 1)
+        totals = Array(repeating: Totals(), count: Self.ringSize)
+        due = Array(repeating: 0, count: Self.ringSize)
         removeAll()
     }
 
@@ -70,7 +73,7 @@ public struct DetrendedFluctuation: Equatable, Sendable {
         current.indexed &+= Int128(count) &* y
         current.last = profile
         count += 1
-        let slot = count % totals.count
+        let slot = count & (Self.ringSize - 1)
         totals[slot] = current
         var ending = due[slot]
         due[slot] = 0
@@ -78,7 +81,7 @@ public struct DetrendedFluctuation: Equatable, Sendable {
             let n = ending.trailingZeroBitCount + 1
             ending &= ending - 1
             addBox(of: n)
-            due[(count + n) % due.count] |= 1 << (n - 1)
+            due[(count + n) & (Self.ringSize - 1)] |= 1 << (n - 1)
         }
     }
 
@@ -115,8 +118,8 @@ public struct DetrendedFluctuation: Equatable, Sendable {
     /// A = n·Σy² − (Σy)², B = n·Σj·y − t1·Σy and D = n²(n² − 1)/12 they are A − 2m·B + m²·D and
     /// B − m·D, exact in wrapping arithmetic as their values fit 128 bits.
     private mutating func addBox(of n: Int) {
-        let before = totals[(count - n) % totals.count]
-        let firstPoint = totals[(count - n + 1) % totals.count].last
+        let before = totals[(count - n) & (Self.ringSize - 1)]
+        let firstPoint = totals[(count - n + 1) & (Self.ringSize - 1)].last
         let (s1, s2, s3) = (current.sum &- before.sum, current.squares &- before.squares, current.indexed &- before.indexed)
         // Wrapping operations: the differences are exact, and checked 128-bit multiplication is
         // a library call.

@@ -28,6 +28,9 @@ struct WelchSpectrum {
     private var recent: [Double]
     private var offset = 0.0
     private var count = 0
+    /// Where the next sample goes in `recent`, and samples until the next segment is complete.
+    private var position = 0
+    private var untilSegment: Int
     /// Σx and Σn·x over all samples (n from 0), for the line.
     private var sum = 0.0
     private var indexedSum = 0.0
@@ -46,6 +49,7 @@ struct WelchSpectrum {
         self.sampleRate = sampleRate
         self.segmentLength = segmentLength
         self.transformLength = transformLength
+        untilSegment = segmentLength
         binCount = min(Int((highestFrequency * Double(transformLength) / sampleRate).rounded(.up)), transformLength / 2) + 1
         fourier = RealFourierTransform(length: transformLength)
         window = (0..<segmentLength).map { RRSpectrum.hann($0, length: segmentLength) }
@@ -65,11 +69,16 @@ struct WelchSpectrum {
     mutating func append(_ sample: Double) {
         if count == 0 { offset = sample }
         let value = sample - offset
-        recent[count % segmentLength] = value
+        recent[position] = value
+        position = position + 1 == segmentLength ? 0 : position + 1
         sum += value
         indexedSum += Double(count) * value
         count += 1
-        if count >= segmentLength, (count - segmentLength) % step == 0 { addSegment(start: count - segmentLength) }
+        untilSegment -= 1
+        if untilSegment == 0 {
+            addSegment(start: count - segmentLength)
+            untilSegment = step
+        }
     }
 
     /// The density per bin (ms²/Hz) at frequencies k·sampleRate/transformLength, and the
