@@ -20,7 +20,12 @@ final class BatchWorker<Item, State> {
     }
 
     deinit {
-        if thread != nil { _ = finish() }
+        // A run cut short (a read error): join the thread, or drop the batch never handed over.
+        if thread != nil {
+            _ = finish()
+        } else {
+            (shared.items + shared.produced % bufferCount * batchSize).deinitialize(count: filled)
+        }
     }
 
     func add(_ item: Item) {
