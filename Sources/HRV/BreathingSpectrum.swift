@@ -140,8 +140,8 @@ struct BreathingSpectrum {
                                 var (c, s) = (Vector(), Vector())
                                 for m in 0..<Self.blockLength {
                                     let value = Vector(repeating: x[m])
-                                    c += value * cosine[m * vectors + chunk]
-                                    s += value * sine[m * vectors + chunk]
+                                    c += value * cosine[m &* vectors &+ chunk]
+                                    s += value * sine[m &* vectors &+ chunk]
                                 }
                                 let (turnC, turnS) = (tables.turnCosine[turn + chunk], tables.turnSine[turn + chunk])
                                 // (c − is)·(turnC − i·turnS)
@@ -185,8 +185,8 @@ struct BreathingSpectrum {
                         for chunk in 0..<vectors {
                             var (re, im) = (Vector(), Vector())
                             for slot in 0..<blocks {
-                                re += real.vector(at: slot * stride + 4 * chunk)
-                                im += imaginary.vector(at: slot * stride + 4 * chunk)
+                                re += real.vector(at: slot &* stride &+ 4 &* chunk)
+                                im += imaginary.vector(at: slot &* stride &+ 4 &* chunk)
                             }
                             // × e^{+iω·start}, the conjugate of the turn
                             let (turnC, turnS) = (tables.turnCosine[turn + chunk], tables.turnSine[turn + chunk])

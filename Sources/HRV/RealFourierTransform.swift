@@ -116,8 +116,8 @@ struct RealFourierTransform {
                     while start < half {
                         var offset = 0
                         while offset < span {
-                            let (top, bottom) = (start + offset, start + offset + span)
-                            let (wr, wi) = (Pair.load(cosine + span + offset), Pair.load(sine + span + offset))
+                            let (top, bottom) = (start &+ offset, start &+ offset &+ span)
+                            let (wr, wi) = (Pair.load(cosine + (span &+ offset)), Pair.load(sine + (span &+ offset)))
                             let (br, bi) = (Pair.load(re + bottom), Pair.load(im + bottom))
                             let tr = wr * br - wi * bi
                             let ti = wr * bi + wi * br
@@ -126,9 +126,9 @@ struct RealFourierTransform {
                             (ai - ti).store(im + bottom)
                             (ar + tr).store(re + top)
                             (ai + ti).store(im + top)
-                            offset += 2
+                            offset &+= 2
                         }
-                        start += 2 * span
+                        start &+= 2 &* span
                     }
                     span *= 2
                 }
