@@ -11,7 +11,10 @@ public struct RecordingAnalysis {
     /// Known once the recording is finished. Taken here, beside the pipeline rather than in it,
     /// so live monitoring, which never shows them, does not pay for them per beat.
     public private(set) var variability: VariabilityMetrics?
-    private var measures = RecordingVariability()
+    private let measures = BatchWorker(RecordingVariability()) { $0.add($1) }
+    /// The verdicts, on a thread of their own while a run writes no series rows (nothing reads
+    /// them before the end then); nil when they are judged inline, and outside a run.
+    private var judging: BatchWorker<HRVUpdate, BeatJudge>?
     /// A resonance-frequency assessment taken during the recording (`analyze --resonance-steps`):
     /// it sees every corrected beat; read its result once the recording is finished.
     public var resonance: ResonanceAssessment?
@@ -24,6 +27,7 @@ public struct RecordingAnalysis {
     /// Feeds every interval, releases the look-ahead and closes open episodes.
     public mutating func run(_ intervals: [RRInterval], through pipeline: inout HRVPipeline, output: inout FileStream) {
         writer?.writeHeader(to: &output)
+        if writer == nil { judging = BatchWorker(judge) { _ = $0.judge($1) } }
         // Closure literals at each call, not a stored closure: captured variables then stay
         // unboxed and unchecked, which is a third of the per-beat cost otherwise.
         for interval in intervals { pipeline.append(interval) { observe($0, to: &output) } }
@@ -38,6 +42,7 @@ public struct RecordingAnalysis {
         output: inout FileStream, progress: (Int) -> Void = { _ in }
     ) throws(RecordingError) -> (layout: RRRecording.Layout, unit: RRUnit) {
         writer?.writeHeader(to: &output)
+        if writer == nil { judging = BatchWorker(judge) { _ = $0.judge($1) } }
         // 64 KiB stays in the cache the parser reads it from; a 1 MiB piece took a millisecond
         // more on a day's file (page faults and misses) for no fewer reads that matter.
         var piece = [UInt8](repeating: 0, count: 1 << 16)
@@ -61,14 +66,20 @@ public struct RecordingAnalysis {
 
     private mutating func finish(through pipeline: inout HRVPipeline, output: inout FileStream) {
         pipeline.finish { observe($0, to: &output) }
+        if let judging {
+            judge = judging.finish()
+            self.judging = nil
+        }
         judge.finish()
-        variability = measures.finish()
+        var measured = measures.finish()
+        variability = measured.finish()
     }
 
     private mutating func observe(_ update: HRVUpdate, to output: inout FileStream) {
-        let assessment = judge.judge(update)
         measures.add(update.beat)
         resonance?.add(update.beat)
+        if let judging { return judging.add(update) }
+        let assessment = judge.judge(update)
         writer?.write(update, assessment, to: &output)
     }
 }

@@ -140,8 +140,8 @@ struct BreathingSpectrum {
                                 var (c, s) = (Vector(), Vector())
                                 for m in 0..<Self.blockLength {
                                     let value = Vector(repeating: x[m])
-                                    c += value * cosine[m * vectors + chunk]
-                                    s += value * sine[m * vectors + chunk]
+                                    c += value * cosine[m &* vectors &+ chunk]
+                                    s += value * sine[m &* vectors &+ chunk]
                                 }
                                 let (turnC, turnS) = (tables.turnCosine[turn + chunk], tables.turnSine[turn + chunk])
                                 // (c − is)·(turnC − i·turnS)
@@ -180,16 +180,20 @@ struct BreathingSpectrum {
         let (real, imaginary) = (self.real, self.imaginary)
         self.frameReal.withUnsafeMutableBufferPointer { frameReal in
             self.frameImaginary.withUnsafeMutableBufferPointer { frameImaginary in
-                for chunk in 0..<vectors {
-                    var (re, im) = (Vector(), Vector())
-                    for slot in 0..<blocks {
-                        re += real.vector(at: slot * stride + 4 * chunk)
-                        im += imaginary.vector(at: slot * stride + 4 * chunk)
+                real.withUnsafeBufferPointer { real in
+                    imaginary.withUnsafeBufferPointer { imaginary in
+                        for chunk in 0..<vectors {
+                            var (re, im) = (Vector(), Vector())
+                            for slot in 0..<blocks {
+                                re += real.vector(at: slot &* stride &+ 4 &* chunk)
+                                im += imaginary.vector(at: slot &* stride &+ 4 &* chunk)
+                            }
+                            // × e^{+iω·start}, the conjugate of the turn
+                            let (turnC, turnS) = (tables.turnCosine[turn + chunk], tables.turnSine[turn + chunk])
+                            frameReal.store(re * turnC - im * turnS, at: 4 * chunk)
+                            frameImaginary.store(re * turnS + im * turnC, at: 4 * chunk)
+                        }
                     }
-                    // × e^{+iω·start}, the conjugate of the turn
-                    let (turnC, turnS) = (tables.turnCosine[turn + chunk], tables.turnSine[turn + chunk])
-                    frameReal.store(re * turnC - im * turnS, at: 4 * chunk)
-                    frameImaginary.store(re * turnS + im * turnC, at: 4 * chunk)
                 }
             }
         }
@@ -275,9 +279,9 @@ extension UnsafeMutableBufferPointer<Double> {
     }
 }
 
-extension Array<Double> {
+extension UnsafeBufferPointer<Double> {
     fileprivate func vector(at index: Int) -> BreathingSpectrum.Vector {
         precondition(index >= 0 && index + 4 <= count)
-        return withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index * MemoryLayout<Double>.stride, as: BreathingSpectrum.Vector.self) }
+        return UnsafeRawPointer(baseAddress! + index).loadUnaligned(as: BreathingSpectrum.Vector.self)
     }
 }

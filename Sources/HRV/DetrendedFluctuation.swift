@@ -16,6 +16,9 @@ public struct DetrendedFluctuation: Equatable, Sendable {
     public static let shortScales = 4...16
     public static let longScales = 16...64
     static let largestScale = longScales.upperBound
+    /// Slots of the rings below: a power of two above `largestScale`, so a slot is a mask, not a
+    /// division.
+    private static let ringSize = 128
 
     /// Running totals of y, y² and k·y up to each of the last `largestScale` + 1 beats (a ring).
     private var totals: [Totals]
@@ -40,8 +43,8 @@ public struct DetrendedFluctuation: Equatable, Sendable {
     }
 
     public init() {
-        totals = Array(repeating: Totals(), count: Self.largestScale + 1)
-        due = Array(repeating: 0, count: Self.largestScale + 1)
+        totals = Array(repeating: Totals(), count: Self.ringSize)
+        due = Array(repeating: 0, count: Self.ringSize)
         removeAll()
     }
 
@@ -70,7 +73,7 @@ public struct DetrendedFluctuation: Equatable, Sendable {
         current.indexed &+= Int128(count) &* y
         current.last = profile
         count += 1
-        let slot = count % totals.count
+        let slot = count & (Self.ringSize - 1)
         totals[slot] = current
         var ending = due[slot]
         due[slot] = 0
@@ -78,7 +81,7 @@ public struct DetrendedFluctuation: Equatable, Sendable {
             let n = ending.trailingZeroBitCount + 1
             ending &= ending - 1
             addBox(of: n)
-            due[(count + n) % due.count] |= 1 << (n - 1)
+            due[(count + n) & (Self.ringSize - 1)] |= 1 << (n - 1)
         }
     }
 
@@ -108,29 +111,28 @@ public struct DetrendedFluctuation: Equatable, Sendable {
 
     /// The box of the last n profile points: its residual from its least-squares line.
     ///
-    /// Computed on z = y − b − m·j (j from the box's start), with b and m a whole-number line
-    /// through the box's first and last points, whose sums follow exactly from the running ones.
-    /// z is what is left of a day-long profile's steep trend, so the residual no longer comes out
-    /// of the difference of two numbers ten orders of magnitude larger than itself.
+    /// As the sums of z = y − b − m·j (j from the box's start), with b and m a whole-number line
+    /// through the box's first and last points: what is left of a day-long profile's steep trend,
+    /// so the residual does not come out of the difference of two numbers ten orders of magnitude
+    /// larger than itself. n·Σz² − (Σz)² and n·Σj·z − t1·Σz do not depend on b; with
+    /// A = n·Σy² − (Σy)², B = n·Σj·y − t1·Σy and D = n²(n² − 1)/12 they are A − 2m·B + m²·D and
+    /// B − m·D, exact in wrapping arithmetic as their values fit 128 bits.
     private mutating func addBox(of n: Int) {
-        let before = totals[(count - n) % totals.count]
-        let firstPoint = totals[(count - n + 1) % totals.count].last
+        let before = totals[(count - n) & (Self.ringSize - 1)]
+        let firstPoint = totals[(count - n + 1) & (Self.ringSize - 1)].last
         let (s1, s2, s3) = (current.sum &- before.sum, current.squares &- before.squares, current.indexed &- before.indexed)
         // Wrapping operations: the differences are exact, and checked 128-bit multiplication is
         // a library call.
         let size = Int128(n)
         let start = Int128(count - n)
-        let base = Int128(firstPoint)
         let slope = Int128((current.last - firstPoint) / Int64(n - 1))
-        let (t1, t2) = (Int128(n * (n - 1) / 2), Int128((n - 1) * n * (2 * n - 1) / 6))
-        let indexedFromStart = s3 &- start &* s1  // Σ j·y
-        let zSum = s1 &- size &* base &- slope &* t1
-        let zSquares = s2 &- 2 &* base &* s1 &- 2 &* slope &* indexedFromStart &+ size &* base &* base
-            &+ 2 &* base &* slope &* t1 &+ slope &* slope &* t2
-        let zIndexed = indexedFromStart &- base &* t1 &- slope &* t2
+        let t1 = Int128(n * (n - 1) / 2)
+        let d = Int128(n * n * (n * n - 1) / 12)
+        let a = size &* s2 &- s1 &* s1
+        let b = size &* (s3 &- start &* s1) &- t1 &* s1
         // n²·Σ(z − z̄)² / n and n·Σ(j − j̄)(z − z̄); n·Σ(j − j̄)² = n²(n² − 1)/12.
-        let u = IntervalStatistics.double(size &* zSquares &- zSum &* zSum)
-        let v = IntervalStatistics.double(size &* zIndexed &- t1 &* zSum)
+        let u = IntervalStatistics.double(a &- 2 &* slope &* b &+ slope &* slope &* d)
+        let v = IntervalStatistics.double(b &- slope &* d)
         let spread = Double(n * n * (n * n - 1)) / 12
         let squaredResiduals = (u - v * v / spread) / Double(n)
         let microticksPerMillisecond = Double(RRInterval.microticksPerMillisecond)

@@ -101,11 +101,10 @@ public struct RRSpectrum: Equatable, Sendable {
 
     /// The frequency of the highest density between `low` and `high` Hz (the lower of equal ones).
     public func peak(from low: Double, to high: Double) -> Double? {
-        var best: Int?
-        for index in indices(from: low, to: high, closed: true) where best.map({ density[index] > density[$0] }) ?? true {
-            best = index
-        }
-        return best.map { frequencies[$0] }
+        let range = indices(from: low, to: high, closed: true)
+        guard var best = range.first else { return nil }
+        for index in range.dropFirst() where density[index] > density[best] { best = index }
+        return frequencies[best]
     }
 
     /// Indices of the frequencies in `low..<high` (or `low...high`). The frequencies are evenly

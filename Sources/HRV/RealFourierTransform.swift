@@ -10,9 +10,10 @@ struct RealFourierTransform {
     private let half: Int
     /// Bit-reversed order of 0..<half.
     private let reversed: [Int]
-    /// e^{−2πik/half} for the butterflies, k < half/2.
-    private let butterflyCosine: [Double]
-    private let butterflySine: [Double]
+    /// The butterflies' twiddles e^{−2πik/half} stage by stage: the stage of span s (a power of
+    /// two) at [s, 2s), its j-th butterfly's at s + j, so a stage reads them in order.
+    private let stageCosine: [Double]
+    private let stageSine: [Double]
     /// e^{−2πik/length} for the unpacking, k ≤ half.
     private let unpackCosine: [Double]
     private let unpackSine: [Double]
@@ -32,22 +33,29 @@ struct RealFourierTransform {
             }
             return result
         }
-        let quarter = max(1, half / 2)
-        butterflyCosine = (0..<quarter).map { Double.cos(2 * Double.pi * Double($0) / Double(length / 2)) }
-        butterflySine = (0..<quarter).map { -Double.sin(2 * Double.pi * Double($0) / Double(length / 2)) }
+        // Stage s's j-th twiddle is e^{−2πi·k/half} with k = j·half/(2s).
+        let twiddleIndex = (0..<half).map { [half] position in
+            let bits = Int.bitWidth - position.leadingZeroBitCount
+            return position == 0 ? 0 : (position - 1 << (bits - 1)) * (half >> bits)
+        }
+        let turns = Double(length / 2)
+        stageCosine = twiddleIndex.map { Double.cos(2 * Double.pi * Double($0) / turns) }
+        stageSine = twiddleIndex.map { -Double.sin(2 * Double.pi * Double($0) / turns) }
         unpackCosine = (0...half).map { Double.cos(2 * Double.pi * Double($0) / Double(length)) }
         unpackSine = (0...half).map { -Double.sin(2 * Double.pi * Double($0) / Double(length)) }
         real = Array(repeating: 0, count: half)
         imaginary = Array(repeating: 0, count: half)
     }
 
-    /// X_k of `samples` (exactly `length` of them) into `outputReal` and `outputImaginary`
-    /// (k = 0…length/2).
+    /// X_k of `samples` (exactly `length` of them) into `outputReal` and `outputImaginary`, for
+    /// k below their count (at most length/2 + 1): a caller that needs the low frequencies only
+    /// does not pay for unpacking the rest.
     mutating func transform(
         _ samples: UnsafeBufferPointer<Double>, real outputReal: UnsafeMutableBufferPointer<Double>,
         imaginary outputImaginary: UnsafeMutableBufferPointer<Double>
     ) {
-        precondition(samples.count == length && outputReal.count > half && outputImaginary.count > half)
+        let outputs = outputReal.count
+        precondition(samples.count == length && outputs == outputImaginary.count && outputs > 0 && outputs <= half + 1)
         let half = self.half
         real.withUnsafeMutableBufferPointer { re in
             imaginary.withUnsafeMutableBufferPointer { im in
@@ -59,11 +67,11 @@ struct RealFourierTransform {
                         im[target] = samples[2 * index + 1]
                     }
                 }
-                Self.butterflies(re, im, cosine: butterflyCosine, sine: butterflySine)
+                Self.butterflies(re, im, cosine: stageCosine, sine: stageSine)
                 unpackCosine.withUnsafeBufferPointer { unpackCosine in
                     unpackSine.withUnsafeBufferPointer { unpackSine in
                         // X_k = (Z_k + conj Z_{h−k})/2 + e^{−2πik/n}·(Z_k − conj Z_{h−k})/(2i)
-                        for k in 0...half {
+                        for k in 0..<outputs {
                             let (a, b) = (k == half ? 0 : k, k == 0 ? 0 : half - k)
                             let (zr, zi) = (re[a], im[a])
                             let (cr, ci) = (re[b], -im[b])
@@ -80,35 +88,67 @@ struct RealFourierTransform {
         }
     }
 
-    /// In-place radix-2 decimation-in-time FFT of bit-reversed `re`/`im`.
+    /// In-place radix-2 decimation-in-time FFT of bit-reversed `re`/`im`. From the second stage
+    /// on, two neighbouring butterflies at once in SIMD2 lanes: each lane does a butterfly's
+    /// operations in a scalar loop's order, so the results are the same numbers.
     private static func butterflies(
         _ re: UnsafeMutableBufferPointer<Double>, _ im: UnsafeMutableBufferPointer<Double>, cosine: [Double], sine: [Double]
     ) {
         let half = re.count
+        let (re, im) = (re.baseAddress!, im.baseAddress!)
         cosine.withUnsafeBufferPointer { cosine in
             sine.withUnsafeBufferPointer { sine in
-                var span = 1
+                let (cosine, sine) = (cosine.baseAddress!, sine.baseAddress!)
+                // Span 1: one twiddle, e^0.
+                let (wr, wi) = (cosine[1], sine[1])
+                for top in stride(from: 0, to: half, by: 2) {
+                    let bottom = top + 1
+                    let tr = wr * re[bottom] - wi * im[bottom]
+                    let ti = wr * im[bottom] + wi * re[bottom]
+                    re[bottom] = re[top] - tr
+                    im[bottom] = im[top] - ti
+                    re[top] += tr
+                    im[top] += ti
+                }
+                var span = 2
                 while span < half {
-                    let stride = half / (2 * span)
                     var start = 0
                     while start < half {
-                        var twiddle = 0
-                        for top in start..<(start + span) {
-                            let bottom = top + span
-                            let (wr, wi) = (cosine[twiddle], sine[twiddle])
-                            twiddle += stride
-                            let tr = wr * re[bottom] - wi * im[bottom]
-                            let ti = wr * im[bottom] + wi * re[bottom]
-                            re[bottom] = re[top] - tr
-                            im[bottom] = im[top] - ti
-                            re[top] += tr
-                            im[top] += ti
+                        var offset = 0
+                        while offset < span {
+                            let (top, bottom) = (start &+ offset, start &+ offset &+ span)
+                            let (wr, wi) = (Pair.load(cosine + (span &+ offset)), Pair.load(sine + (span &+ offset)))
+                            let (br, bi) = (Pair.load(re + bottom), Pair.load(im + bottom))
+                            let tr = wr * br - wi * bi
+                            let ti = wr * bi + wi * br
+                            let (ar, ai) = (Pair.load(re + top), Pair.load(im + top))
+                            (ar - tr).store(re + bottom)
+                            (ai - ti).store(im + bottom)
+                            (ar + tr).store(re + top)
+                            (ai + ti).store(im + top)
+                            offset &+= 2
                         }
-                        start += 2 * span
+                        start &+= 2 &* span
                     }
                     span *= 2
                 }
             }
         }
+    }
+}
+
+private typealias Pair = SIMD2<Double>
+
+extension SIMD2<Double> {
+    fileprivate static func load(_ pointer: UnsafePointer<Double>) -> Self {
+        UnsafeRawPointer(pointer).loadUnaligned(as: Self.self)
+    }
+
+    fileprivate static func load(_ pointer: UnsafeMutablePointer<Double>) -> Self {
+        UnsafeRawPointer(pointer).loadUnaligned(as: Self.self)
+    }
+
+    fileprivate func store(_ pointer: UnsafeMutablePointer<Double>) {
+        UnsafeMutableRawPointer(pointer).storeBytes(of: self, as: Self.self)
     }
 }

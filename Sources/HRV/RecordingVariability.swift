@@ -8,7 +8,8 @@ public struct RecordingVariability {
     private var welch = WelchSpectrum(
         sampleRate: FrequencyDomainMetrics.sampleRate,
         segmentLength: Int(FrequencyDomainMetrics.segmentSeconds * FrequencyDomainMetrics.sampleRate),
-        transformLength: Int(FrequencyDomainMetrics.transformSeconds * FrequencyDomainMetrics.sampleRate))
+        transformLength: Int(FrequencyDomainMetrics.transformSeconds * FrequencyDomainMetrics.sampleRate),
+        highestFrequency: FrequencyDomainMetrics.hfBand.upperBound)
     private var fluctuation = DetrendedFluctuation()
     private var entropy = RecordingSampleEntropy()
     private var baevsky = BaevskyStressIndex()

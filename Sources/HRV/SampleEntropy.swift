@@ -11,36 +11,55 @@ public enum SampleEntropy {
     public static let dimension = 2
     public static let toleranceFactor = 0.2
 
+    /// Space a count reuses between calls, so a recording's segments allocate nothing each.
+    public struct Scratch: Equatable, Sendable {
+        var order: [Int] = []
+        /// The templates sorted by their first beat: first, second and third beats in three runs.
+        var templates: [Double] = []
+
+        public init() {}
+    }
+
     /// Nil with fewer than four intervals, no spread, or no match (A or B zero: undefined).
     /// - Parameters:
     ///   - intervals: NN intervals, ms.
-    ///   - order: scratch space for the sort, reused between calls.
-    public static func value(of intervals: [Double], order: inout [Int]) -> Double? {
+    public static func value(of intervals: [Double], scratch: inout Scratch) -> Double? {
         let n = intervals.count
         guard n > dimension + 1 else { return nil }
         let mean = intervals.reduce(0, +) / Double(n)
         let variance = intervals.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(n - 1)
         let r = toleranceFactor * variance.squareRoot()
         guard r > 0 else { return nil }
-        let templates = n - dimension
-        order.removeAll(keepingCapacity: true)
-        order.append(contentsOf: 0..<templates)
-        heapSort(&order) { intervals[$0] < intervals[$1] || (intervals[$0] == intervals[$1] && $0 < $1) }
+        let count = n - dimension
+        scratch.order.removeAll(keepingCapacity: true)
+        scratch.order.append(contentsOf: 0..<count)
+        heapSort(&scratch.order) { intervals[$0] < intervals[$1] || (intervals[$0] == intervals[$1] && $0 < $1) }
+        scratch.templates.removeAll(keepingCapacity: true)
+        scratch.templates.append(contentsOf: repeatElement(0, count: (dimension + 1) * count))
+        scratch.order.withUnsafeBufferPointer { order in
+            scratch.templates.withUnsafeMutableBufferPointer { templates in
+                for beat in 0...dimension {
+                    for (position, i) in order.enumerated() { templates[beat * count + position] = intervals[i + beat] }
+                }
+            }
+        }
         var (a, b) = (0, 0)
-        intervals.withUnsafeBufferPointer { x in
-            order.withUnsafeBufferPointer { order in
-                for position in 0..<templates {
-                    let i = order[position]
-                    let (first, second, third) = (x[i], x[i + 1], x[i + 2])
-                    var next = position + 1
-                    while next < templates {
-                        let j = order[next]
-                        next += 1
-                        if x[j] - first > r { break }
-                        if abs(x[j + 1] - second) > r { continue }
-                        b += 1
-                        if abs(x[j + 2] - third) <= r { a += 1 }
-                    }
+        scratch.templates.withUnsafeBufferPointer { templates in
+            let first = templates.baseAddress!
+            let (second, third) = (first + count, first + 2 * count)
+            // The templates whose first beat is within r of this one's are the next ones up to
+            // `end`, which only moves on as the first beat grows; among them every comparison is
+            // counted without a branch.
+            var end = 0
+            for position in 0..<count {
+                let (x1, x2, x3) = (first[position], second[position], third[position])
+                end = max(end, position + 1)
+                while end < count, !(first[end] - x1 > r) { end += 1 }
+                for other in (position + 1)..<end {
+                    let near2 = abs(second[other] - x2) <= r ? 1 : 0
+                    let near3 = abs(third[other] - x3) <= r ? 1 : 0
+                    b &+= near2
+                    a &+= near2 & near3
                 }
             }
         }
@@ -88,7 +107,7 @@ public struct RecordingSampleEntropy: Equatable, Sendable {
     private var segmentCount = 0
     private var undefinedSegments = 0
     private var end = 0.0
-    private var order: [Int] = []
+    private var scratch = SampleEntropy.Scratch()
 
     public init() {}
 
@@ -109,7 +128,7 @@ public struct RecordingSampleEntropy: Equatable, Sendable {
     /// The entropy and how it was taken: `segments` is nil for the whole record.
     public mutating func finish() -> (value: Double?, segments: Int?, undefinedSegments: Int) {
         if end <= Self.wholeRecordLimit {
-            return (SampleEntropy.value(of: whole, order: &order), nil, 0)
+            return (SampleEntropy.value(of: whole, scratch: &scratch), nil, 0)
         }
         if end >= Double(segmentIndex + 1) * Self.segmentSeconds { closeSegment() }
         let mean = segmentCount > 0 ? segmentValues / Double(segmentCount) : nil
@@ -119,7 +138,7 @@ public struct RecordingSampleEntropy: Equatable, Sendable {
     private mutating func closeSegment() {
         defer { segment.removeAll(keepingCapacity: true) }
         guard !segment.isEmpty else { return }
-        if let value = SampleEntropy.value(of: segment, order: &order) {
+        if let value = SampleEntropy.value(of: segment, scratch: &scratch) {
             segmentValues += value
             segmentCount += 1
         } else {

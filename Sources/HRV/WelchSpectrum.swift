@@ -3,6 +3,7 @@
 /// overlap, each zero-padded to `transformLength`, one-sided density in ms²/Hz; samples after the
 /// last whole segment count for the line but not in a segment; a series shorter than one segment
 /// is one segment of its own length (scipy's `welch` with `detrend=False` on the detrended series).
+/// Only the bins below `highestFrequency` (and the first at or above it) are kept.
 ///
 /// It streams in constant memory although the line is known only at the end: a segment's
 /// transform of x − (a + b·n) is X − (a + b·n₀)·W − b·R, where W and R are the window's
@@ -13,7 +14,8 @@ struct WelchSpectrum {
     let segmentLength: Int
     let transformLength: Int
     var step: Int { segmentLength / 2 }
-    var binCount: Int { transformLength / 2 + 1 }
+    /// Bins kept: those below `highestFrequency`, and one more.
+    let binCount: Int
 
     private var fourier: RealFourierTransform
     private let window: [Double]
@@ -26,6 +28,9 @@ struct WelchSpectrum {
     private var recent: [Double]
     private var offset = 0.0
     private var count = 0
+    /// Where the next sample goes in `recent`, and samples until the next segment is complete.
+    private var position = 0
+    private var untilSegment: Int
     /// Σx and Σn·x over all samples (n from 0), for the line.
     private var sum = 0.0
     private var indexedSum = 0.0
@@ -39,14 +44,16 @@ struct WelchSpectrum {
     private var frame: [Double]
     private var transformReal: [Double], transformImaginary: [Double]
 
-    init(sampleRate: Double, segmentLength: Int, transformLength: Int) {
-        precondition(segmentLength % 2 == 0 && transformLength >= segmentLength)
+    init(sampleRate: Double, segmentLength: Int, transformLength: Int, highestFrequency: Double) {
+        precondition(segmentLength % 2 == 0 && transformLength >= segmentLength && highestFrequency > 0)
         self.sampleRate = sampleRate
         self.segmentLength = segmentLength
         self.transformLength = transformLength
+        untilSegment = segmentLength
+        binCount = min(Int((highestFrequency * Double(transformLength) / sampleRate).rounded(.up)), transformLength / 2) + 1
         fourier = RealFourierTransform(length: transformLength)
         window = (0..<segmentLength).map { RRSpectrum.hann($0, length: segmentLength) }
-        let bins = transformLength / 2 + 1
+        let bins = binCount
         recent = Array(repeating: 0, count: segmentLength)
         frame = Array(repeating: 0, count: transformLength)
         transformReal = Array(repeating: 0, count: bins)
@@ -55,18 +62,23 @@ struct WelchSpectrum {
         windowProjection = transformReal
         startWeightedProjection = transformReal
         rampProjection = transformReal
-        (windowReal, windowImaginary) = Self.transform(window, length: transformLength, using: &fourier)
-        (rampReal, rampImaginary) = Self.transform(window.enumerated().map { Double($0) * $1 }, length: transformLength, using: &fourier)
+        (windowReal, windowImaginary) = Self.transform(window, length: transformLength, bins: bins, using: &fourier)
+        (rampReal, rampImaginary) = Self.transform(window.enumerated().map { Double($0) * $1 }, length: transformLength, bins: bins, using: &fourier)
     }
 
     mutating func append(_ sample: Double) {
         if count == 0 { offset = sample }
         let value = sample - offset
-        recent[count % segmentLength] = value
+        recent[position] = value
+        position = position + 1 == segmentLength ? 0 : position + 1
         sum += value
         indexedSum += Double(count) * value
         count += 1
-        if count >= segmentLength, (count - segmentLength) % step == 0 { addSegment(start: count - segmentLength) }
+        untilSegment -= 1
+        if untilSegment == 0 {
+            addSegment(start: count - segmentLength)
+            untilSegment = step
+        }
     }
 
     /// The density per bin (ms²/Hz) at frequencies k·sampleRate/transformLength, and the
@@ -93,7 +105,7 @@ struct WelchSpectrum {
             let cross = windowReal[k] * rampReal[k] + windowImaginary[k] * rampImaginary[k]
             let total = power[k] - 2 * (a * windowProjection[k] + b * startWeightedProjection[k]) - 2 * b * rampProjection[k]
                 + windowSquared * startSquaresTotal + b * b * segmentCount * rampSquared + 2 * b * cross * startTotal
-            let oneSided = k == 0 || k == binCount - 1 ? 1.0 : 2.0
+            let oneSided = k == 0 || k == transformLength / 2 ? 1.0 : 2.0
             density[k] = max(0, total) * scale * oneSided
         }
         return (frequencies, density, segments)
@@ -102,18 +114,30 @@ struct WelchSpectrum {
     // MARK: segments
 
     private mutating func addSegment(start: Int) {
-        let ring = segmentLength
-        let first = start % ring
-        for m in 0..<segmentLength { frame[m] = recent[(first + m) % ring] * window[m] }
+        // The ring from `first` to its end, then from its start: no division per sample.
+        let first = start % segmentLength
+        let wrapped = segmentLength - first
+        frame.withUnsafeMutableBufferPointer { frame in
+            recent.withUnsafeBufferPointer { recent in
+                window.withUnsafeBufferPointer { window in
+                    for m in 0..<wrapped { frame[m] = recent[first + m] * window[m] }
+                    for m in wrapped..<segmentLength { frame[m] = recent[m - wrapped] * window[m] }
+                }
+            }
+        }
         fourier.transform(frame, real: &transformReal, imaginary: &transformImaginary)
         let n0 = Double(start)
-        for k in 0..<binCount {
-            let (re, im) = (transformReal[k], transformImaginary[k])
-            let projection = re * windowReal[k] + im * windowImaginary[k]
-            power[k] += re * re + im * im
-            windowProjection[k] += projection
-            startWeightedProjection[k] += n0 * projection
-            rampProjection[k] += re * rampReal[k] + im * rampImaginary[k]
+        transformReal.withUnsafeBufferPointer { transformReal in
+            transformImaginary.withUnsafeBufferPointer { transformImaginary in
+                for k in 0..<binCount {
+                    let (re, im) = (transformReal[k], transformImaginary[k])
+                    let projection = re * windowReal[k] + im * windowImaginary[k]
+                    power[k] += re * re + im * im
+                    windowProjection[k] += projection
+                    startWeightedProjection[k] += n0 * projection
+                    rampProjection[k] += re * rampReal[k] + im * rampImaginary[k]
+                }
+            }
         }
         segments += 1
         startSum += n0
@@ -136,14 +160,14 @@ struct WelchSpectrum {
         var (real, imaginary) = ([Double](repeating: 0, count: binCount), [Double](repeating: 0, count: binCount))
         fourier.transform(padded, real: &real, imaginary: &imaginary)
         return (0..<binCount).map { k in
-            let oneSided = k == 0 || k == binCount - 1 ? 1.0 : 2.0
+            let oneSided = k == 0 || k == transformLength / 2 ? 1.0 : 2.0
             return (real[k] * real[k] + imaginary[k] * imaginary[k]) / (sampleRate * windowPower) * oneSided
         }
     }
 
-    private static func transform(_ values: [Double], length: Int, using fourier: inout RealFourierTransform) -> ([Double], [Double]) {
+    private static func transform(_ values: [Double], length: Int, bins: Int, using fourier: inout RealFourierTransform) -> ([Double], [Double]) {
         let padded = values + [Double](repeating: 0, count: length - values.count)
-        var (real, imaginary) = ([Double](repeating: 0, count: length / 2 + 1), [Double](repeating: 0, count: length / 2 + 1))
+        var (real, imaginary) = ([Double](repeating: 0, count: bins), [Double](repeating: 0, count: bins))
         fourier.transform(padded, real: &real, imaginary: &imaginary)
         return (real, imaginary)
     }

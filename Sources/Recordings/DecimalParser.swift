@@ -60,6 +60,12 @@ enum DecimalParser {
             guard exponentDigits > 0, index == text.count else { return .notANumber }
             exponent += exponentNegative ? -written : written
         }
+        return value(mantissa: mantissa, exponent: exponent, negative: negative, scale: scale)
+    }
+
+    /// mantissa·10^exponent units, each `scale` result units, rounded half up to a whole result
+    /// unit.
+    static func value(mantissa: UInt64, exponent: Int, negative: Bool, scale: Int64) -> Outcome {
         let magnitude: UInt64
         if exponent <= 0, exponent >= -19 {
             // The common case (plain decimals) in hardware 64-bit ops: the 128-bit product

@@ -41,7 +41,18 @@ public struct RRStreamReader {
     /// The next piece of the file; `emit` gets every interval its complete lines hold.
     public mutating func consume(_ piece: UnsafeBufferPointer<UInt8>, emit: (RRInterval) -> Void) throws(RecordingError) {
         var lineStart = 0
-        while let newline = piece[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
+        while true {
+            if carry.isEmpty, unitJudged, layout == .list, let (value, newline) = plainLine(in: piece, from: lineStart),
+                total + value.microticks <= RRFileReader.longestRecording
+            {
+                lineNumber += 1
+                total += value.microticks
+                count += 1
+                emit(value)
+                lineStart = newline + 1
+                continue
+            }
+            guard let newline = piece[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else { break }
             if carry.isEmpty {
                 try take(piece[lineStart..<newline], emit: emit)
             } else {
@@ -53,6 +64,38 @@ public struct RRStreamReader {
             lineStart = newline + 1
         }
         carry.append(contentsOf: piece[lineStart...])
+    }
+
+    /// The interval of a list file's line written as plain digits with at most one decimal point
+    /// (`812`, `781.25`), ending at a newline in `piece`, read in one pass over its bytes: most
+    /// lines of a long recording. Nil for any other line, or a value out of range, which the
+    /// general path then reads (and reports).
+    private func plainLine(in piece: UnsafeBufferPointer<UInt8>, from start: Int) -> (RRInterval, newline: Int)? {
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var point = false
+        var index = start
+        while index < piece.count {
+            let byte = piece[index]
+            if case let digit = byte &- UInt8(ascii: "0"), digit < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                digits += 1
+                if point { fractionDigits += 1 }
+            } else if byte == UInt8(ascii: "."), !point {
+                point = true
+            } else {
+                break
+            }
+            index += 1
+        }
+        // Up to 18 digits the mantissa is exact, as DecimalParser keeps it.
+        guard index < piece.count, piece[index] == UInt8(ascii: "\n"), digits > 0, digits <= 18,
+            case .value(let microticks) = DecimalParser.value(
+                mantissa: mantissa, exponent: -fractionDigits, negative: false, scale: unit.microticks),
+            microticks > 0, microticks <= RRFileReader.longestInterval.microticks
+        else { return nil }
+        return (RRInterval(microticks: microticks), index)
     }
 
     /// The end of the file: its last line, the unit judged if it was not yet, and what was read.

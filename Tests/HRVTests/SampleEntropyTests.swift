@@ -24,8 +24,8 @@ struct SampleEntropyTests {
         var generator = SeededGenerator(seed: seed)
         // Whole milliseconds, so ties and distances of exactly r occur.
         let x = (0..<400).map { index in (800 + 40 * sin(Double(index) / 3) + Double.random(in: -30...30, using: &generator)).rounded() }
-        var order: [Int] = []
-        #expect(SampleEntropy.value(of: x, order: &order) == Self.bruteForce(x))
+        var scratch = SampleEntropy.Scratch()
+        #expect(SampleEntropy.value(of: x, scratch: &scratch) == Self.bruteForce(x))
     }
 
     @Test func heapSortOrdersAsTheStandardSort() {
