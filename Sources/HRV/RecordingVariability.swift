@@ -5,11 +5,7 @@
 /// recording (an hour of intervals at most, for the entropy).
 public struct RecordingVariability {
     private var resampler = SplineResampler(sampleRate: FrequencyDomainMetrics.sampleRate)
-    private var welch = WelchSpectrum(
-        sampleRate: FrequencyDomainMetrics.sampleRate,
-        segmentLength: Int(FrequencyDomainMetrics.segmentSeconds * FrequencyDomainMetrics.sampleRate),
-        transformLength: Int(FrequencyDomainMetrics.transformSeconds * FrequencyDomainMetrics.sampleRate),
-        highestFrequency: FrequencyDomainMetrics.hfBand.upperBound)
+    private var welch = FrequencyDomainMetrics.welchSpectrum()
     private var fluctuation = DetrendedFluctuation()
     private var entropy = RecordingSampleEntropy()
     private var baevsky = BaevskyStressIndex()
