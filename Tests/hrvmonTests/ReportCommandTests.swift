@@ -148,16 +148,19 @@ import Testing
         let format = DateFormatter()
         format.dateFormat = "yyyyMMdd-HHmmss"
         format.timeZone = .current
-        // Other hours of the day, but the same calendar day, whatever the time now.
+        // Other hours of the day, but the same calendar day, whatever the time now. The session
+        // itself (back 0) moves an hour earlier when recorded after 23:00: its stress, minutes
+        // into it, would otherwise fall after midnight, on a day the report does not show yet.
         let hour = Calendar.current.component(.hour, from: Date())
-        for (back, hours) in zip(1...5, [1, -3, 2, -2, 3]) {
+        for (back, hours) in zip(0...5, [0, 1, -3, 2, -2, 3]) {
             let shift = -Double(back) * 86_400 + Double(min(max(hours, -hour), 22 - hour)) * 3600
+            guard back > 0 || shift != 0 else { continue }
             var copy = ""
-            var copyID = ""
+            var copyID = id
             for line in lines {
                 var object = try #require(LiveProcess.parse(String(line)))
                 for key in ["t", "recv"] { if let time = object[key] as? Double { object[key] = time + shift } }
-                if object["type"] as? String == "session" {
+                if back > 0, object["type"] as? String == "session" {
                     copyID = format.string(from: Date(timeIntervalSince1970: object["t"] as! Double))
                     object["id"] = copyID
                 }
