@@ -56,14 +56,7 @@ public enum Hrvmon {
         process.standardError = errors
         process.standardInput = input
         try process.run()
-        // Drain both pipes while the process runs so a large output cannot block it.
-        nonisolated(unsafe) var errorData = Data()
-        let drained = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            errorData = errors.fileHandleForReading.readDataToEndOfFile()
-            drained.signal()
-        }
-        // Fed from another thread too, so a command that writes before it has read everything
+        // Fed from another thread, so a command that writes before it has read everything
         // cannot deadlock against us.
         let writer = input.fileHandleForWriting
         let fed = DispatchSemaphore(value: 0)
@@ -74,9 +67,7 @@ public enum Hrvmon {
             if let stdin { try? writer.write(contentsOf: Data(stdin.utf8)) }
             try? writer.close()
         }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        drained.wait()
-        process.waitUntilExit()
+        let (outputData, errorData) = TestChild.collect(process, output: output, errors: errors)
         // Nothing of this run may still be writing when the test goes on.
         try? input.fileHandleForReading.close()
         fed.wait()

@@ -15,6 +15,20 @@ public enum Packet {
         return bytes
     }
 
+    /// `ticks` packed one to three RR a notification (by position: 1, 2, 3, 1, …), as straps send
+    /// them; the HR field `heartRate`, or the rate of the packet's first RR.
+    public static func packed(_ ticks: ArraySlice<Int>, heartRate: Int? = nil) -> [[UInt8]] {
+        var packets: [[UInt8]] = []
+        var index = ticks.startIndex
+        while index < ticks.endIndex {
+            let count = min(1 + index % 3, ticks.endIndex - index)
+            let rr = Array(ticks[index..<index + count])
+            packets.append(measurement(heartRate: heartRate ?? 60 * 1024 / rr[0], rr: rr))
+            index += count
+        }
+        return packets
+    }
+
     public static func hex(_ bytes: [UInt8]) -> String {
         bytes.isEmpty ? "-" : bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }

@@ -19,15 +19,7 @@ public enum ReferenceReader {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        nonisolated(unsafe) var errorData = Data()
-        let drained = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            errorData = errors.fileHandleForReading.readDataToEndOfFile()
-            drained.signal()
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        drained.wait()
-        process.waitUntilExit()
+        let (data, errorData) = TestChild.collect(process, output: output, errors: errors)
         guard process.terminationStatus == 0, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw Failure(description: """
                 read_export.py \(kind) \(path) failed (status \(process.terminationStatus)); \

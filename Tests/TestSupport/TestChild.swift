@@ -40,6 +40,21 @@ public enum TestChild {
         }
     }
 
+    /// Everything a started child writes on `output` and `errors` until it exits, both pipes
+    /// drained at once so a large output on either cannot block it.
+    public static func collect(_ process: Process, output: Pipe, errors: Pipe) -> (output: Data, errors: Data) {
+        nonisolated(unsafe) var errorData = Data()
+        let drained = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            errorData = errors.fileHandleForReading.readDataToEndOfFile()
+            drained.signal()
+        }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
+        process.waitUntilExit()
+        return (outputData, errorData)
+    }
+
     /// SIGTERM, wait up to `grace` seconds, then SIGKILL and wait briefly.
     public static func terminate(_ process: Process, grace: TimeInterval) {
         guard process.isRunning else { return }

@@ -13,13 +13,7 @@ import Testing
         let monitor = try MonitorCommandTests.monitor(fake)
         #expect(try MonitorCommandTests.waitForSubscriber(fake))
         // One to three RR per packet, as straps send them.
-        var packets: [[UInt8]] = []
-        var index = 0
-        while index < ticks.count {
-            let count = min(1 + index % 3, ticks.count - index)
-            packets.append(Packet.measurement(heartRate: 70, rr: Array(ticks[index..<index + count])))
-            index += count
-        }
+        let packets = Packet.packed(ticks[...], heartRate: 70)
         try MonitorCommandTests.send(packets, to: fake, expecting: ticks.count, in: monitor)
         #expect(monitor.beats == ticks)
         monitor.signal(SIGINT)

@@ -17,11 +17,11 @@ import Testing
         defer { fake.stop() }
         let monitor = try MonitorCommandTests.monitor(fake)
         #expect(try MonitorCommandTests.waitForSubscriber(fake))
-        try MonitorCommandTests.send(SessionFileTests.packets(ticks[..<100]), to: fake, expecting: 100, in: monitor)
+        try MonitorCommandTests.send(Packet.packed(ticks[..<100]), to: fake, expecting: 100, in: monitor)
         let noted = try Self.run(["note", "felt", "tense <b>"], in: monitor.home)
         #expect(noted.status == 0 && noted.stdout == "noted", "\(noted)")
         #expect(monitor.next { $0["type"] as? String == "note" }?["text"] as? String == "felt tense <b>")
-        try MonitorCommandTests.send(SessionFileTests.packets(ticks[100...]), to: fake, expecting: ticks.count, in: monitor)
+        try MonitorCommandTests.send(Packet.packed(ticks[100...]), to: fake, expecting: ticks.count, in: monitor)
         monitor.signal(SIGINT)
         #expect(monitor.waitForExit() == 0)
         let summary = try #require(monitor.objects.last)

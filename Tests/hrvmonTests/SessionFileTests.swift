@@ -13,18 +13,6 @@ import Testing
         return simulate.allLines.compactMap(Double.init).map { Int(($0 * 1.024).rounded()) }
     }
 
-    static func packets(_ ticks: ArraySlice<Int>) -> [[UInt8]] {
-        var packets: [[UInt8]] = []
-        var index = ticks.startIndex
-        while index < ticks.endIndex {
-            let count = min(1 + index % 3, ticks.endIndex - index)
-            let rr = Array(ticks[index..<index + count])
-            packets.append(Packet.measurement(heartRate: 60 * 1024 / rr[0], rr: rr))
-            index += count
-        }
-        return packets
-    }
-
     static func sessionFiles(_ monitor: LiveProcess) -> [String] {
         let directory = monitor.home + "/data/hrvmon/sessions"
         return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted().map { directory + "/" + $0 }
@@ -50,12 +38,12 @@ import Testing
         let monitor = try MonitorCommandTests.monitor(fake)
         #expect(try MonitorCommandTests.waitForSubscriber(fake))
         let half = ticks.count / 2
-        try MonitorCommandTests.send(Self.packets(ticks[..<half]), to: fake, expecting: half, in: monitor)
+        try MonitorCommandTests.send(Packet.packed(ticks[..<half]), to: fake, expecting: half, in: monitor)
         try fake.drop()
         #expect(monitor.link("disconnected") != nil)
         #expect(monitor.link("connected", timeout: 15) != nil)
         #expect(try MonitorCommandTests.waitForSubscriber(fake))
-        try MonitorCommandTests.send(Self.packets(ticks[half...]), to: fake, expecting: ticks.count, in: monitor)
+        try MonitorCommandTests.send(Packet.packed(ticks[half...]), to: fake, expecting: ticks.count, in: monitor)
         monitor.signal(SIGINT)
         #expect(monitor.waitForExit() == 0)
 
@@ -118,7 +106,7 @@ import Testing
         let monitor = try MonitorCommandTests.monitor(fake)
         #expect(try MonitorCommandTests.waitForSubscriber(fake))
         let ticks = Array(repeating: [800, 820, 790], count: 20).flatMap { $0 }
-        try MonitorCommandTests.send(Self.packets(ticks[...]), to: fake, expecting: ticks.count, in: monitor)
+        try MonitorCommandTests.send(Packet.packed(ticks[...]), to: fake, expecting: ticks.count, in: monitor)
         monitor.signal(SIGKILL)
         #expect(monitor.waitForExit() == SIGKILL)
         let path = try #require(Self.sessionFiles(monitor).first)

@@ -33,18 +33,6 @@ import Testing
         lines(monitor, sensor, "rr").compactMap { $0["rr_1024"] as? Int }
     }
 
-    /// Packets of one to three RR each, as straps send them.
-    static func packets(_ ticks: [Int]) -> [[UInt8]] {
-        var packets: [[UInt8]] = []
-        var index = 0
-        while index < ticks.count {
-            let count = min(1 + index % 3, ticks.count - index)
-            packets.append(Packet.measurement(heartRate: 70, rr: Array(ticks[index..<index + count])))
-            index += count
-        }
-        return packets
-    }
-
     @Test func eachSensorHasItsOwnLinesSessionAndFile() throws {
         let fake = try FakeBluetooth(Self.config())
         defer { fake.stop() }
@@ -153,7 +141,7 @@ import Testing
         #expect(try Self.waitForBothSubscribed(fake))
         let polarTicks = Self.fiveMinutes
         let hrmProTicks = Array(Self.fiveMinutes.reversed().prefix(250))
-        let polarPackets = Self.packets(polarTicks), hrmProPackets = Self.packets(hrmProTicks)
+        let polarPackets = Packet.packed(polarTicks[...], heartRate: 70), hrmProPackets = Packet.packed(hrmProTicks[...], heartRate: 70)
         for index in 0..<max(polarPackets.count, hrmProPackets.count) {
             if index < polarPackets.count { #expect(try fake.notify(polarPackets[index], device: Self.polar) == 1) }
             if index < hrmProPackets.count { #expect(try fake.notify(hrmProPackets[index], device: Self.hrmPro) == 1) }
@@ -281,15 +269,15 @@ import Testing
         try polarInlet.waitUntilReady()
         try hrmProInlet.waitUntilReady()
         let ticks = try SessionFileTests.simulatedTicks("rest:2m")
-        for packet in SessionFileTests.packets(ticks[..<30]) { #expect(try fake.notify(packet, device: Self.polar) == 1) }
-        for packet in SessionFileTests.packets(ticks[60..<100]) { #expect(try fake.notify(packet, device: Self.hrmPro) == 1) }
+        for packet in Packet.packed(ticks[..<30]) { #expect(try fake.notify(packet, device: Self.polar) == 1) }
+        for packet in Packet.packed(ticks[60..<100]) { #expect(try fake.notify(packet, device: Self.hrmPro) == 1) }
         #expect(monitor.waitForBeats(70), "\(monitor.stderr)")
         try fake.drop(Self.polar)
         for state in ["disconnected", "connected"] {
             #expect(monitor.next { $0["sensor"] as? String == Self.polar && $0["type"] as? String == "link" && $0["state"] as? String == state } != nil)
         }
         #expect(try MonitorCommandTests.waitForSubscriber(fake, device: Self.polar))
-        for packet in SessionFileTests.packets(ticks[30..<60]) { #expect(try fake.notify(packet, device: Self.polar) == 1) }
+        for packet in Packet.packed(ticks[30..<60]) { #expect(try fake.notify(packet, device: Self.polar) == 1) }
         #expect(monitor.waitForBeats(100), "\(monitor.stderr)")
         monitor.signal(SIGINT)
         #expect(monitor.waitForExit() == 0, "\(monitor.stderr)")
@@ -321,7 +309,7 @@ import Testing
             settings: LiveProcess.fastLink + "\nbreathing.cooldown_seconds = 0\nnotify.min_interval_seconds = 0\n")
         #expect(try Self.waitForBothSubscribed(fake))
         let stressed = try SessionFileTests.simulatedTicks(), resting = try SessionFileTests.simulatedTicks("rest:8m")
-        let polarPackets = SessionFileTests.packets(stressed[...]), hrmProPackets = SessionFileTests.packets(resting[...])
+        let polarPackets = Packet.packed(stressed[...]), hrmProPackets = Packet.packed(resting[...])
         for index in 0..<max(polarPackets.count, hrmProPackets.count) {
             if index < polarPackets.count { #expect(try fake.notify(polarPackets[index], device: Self.polar) == 1) }
             if index < hrmProPackets.count { #expect(try fake.notify(hrmProPackets[index], device: Self.hrmPro) == 1) }
