@@ -109,7 +109,9 @@ public struct RecordedSound: Equatable {
     public var seconds: Double { end - start }
 
     public static func find(in samples: [Int16], sampleRate: Int, threshold: Int = 1_500) -> [RecordedSound] {
-        let frame = sampleRate / 100
+        // 5-ms frames: a sound stopped at the next phase ends abruptly, and the next one's fade-in
+        // stays under the threshold for only about 17 ms, which longer frames can straddle.
+        let frame = sampleRate / 200
         var sounds: [RecordedSound] = []
         var open: Int?
         func close(_ first: Int, _ last: Int) {
