@@ -55,13 +55,15 @@ import Testing
                 #expect(abs(sound.seconds - 3) < 0.2, "exhale lasts its 3 s: \(description[index])")
             }
         }
-        // In step: each sound starts when its phase does, measured from the first (2 s, 1 s, 3 s
-        // apart). Within 30 ms on an idle machine (10-ms frames); 150 ms allowed, because the rest
-        // of the suite runs beside this test on two cores and a player's start-up then varies
-        // (80 ms seen).
+        // In step: each sound starts when its phase does (2 s, 1 s, 3 s apart), measured from the
+        // sounds' median offset, not the first's: a player's first start is the slowest (0.1 s
+        // late under AddressSanitizer). Within 30 ms on an idle machine; 150 ms allowed, because
+        // the rest of the suite runs beside this test on two cores and a player's start-up then
+        // varies (80 ms seen).
         let expected = [0.0, 2, 3, 6, 8, 9]
+        let offset = zip(sounds, expected).map { $0.start - $1 }.sorted()[expected.count / 2]
         for (sound, phase) in zip(sounds, expected) {
-            #expect(abs(sound.start - sounds[0].start - phase) < 0.15, "\(description)")
+            #expect(abs(sound.start - offset - phase) < 0.15, "\(description)")
         }
     }
 
