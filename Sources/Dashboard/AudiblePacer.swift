@@ -31,6 +31,8 @@ public final class AudiblePacer {
     /// WAV files already written, by phase and length.
     private var files: [String: String] = [:]
     private var playing: Int32?
+    /// Players asked to end and not reaped yet.
+    private var ending: [Int32] = []
 
     /// A pacer for `voice`, writing its sound files into `directory` (private, created when
     /// missing); `Unavailable` when the voice is off or nothing could play it.
@@ -61,11 +63,14 @@ public final class AudiblePacer {
         }
     }
 
-    /// Stops the sound playing, if any (the exercise ended, hrvmon quits).
+    /// Stops the sound playing, if any (the exercise ended, hrvmon quits), without waiting for
+    /// it on the event loop: players asked to end are reaped at the next cue.
     public func stop() {
+        ending.removeAll { ChildProcess.hasExited($0) }
         guard let pid = playing else { return }
         playing = nil
-        ChildProcess.terminate(pid)
+        ChildProcess.askToEnd(pid)
+        ending.append(pid)
     }
 
     /// The sound file of `phase` lasting `seconds` of the session (on the wall: / speed), written

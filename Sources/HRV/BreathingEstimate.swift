@@ -23,8 +23,8 @@ public struct BreathingEstimate: Equatable, Sendable {
 
     /// The band searched for breathing: 3–30 breaths per minute.
     public static let band = 0.05...0.5
-    /// Half-width of the dominant peak's band (HeartMath's coherence ratio uses a 0.03 Hz window).
-    public static let peakHalfWidth = 0.015
+    /// Half-width of the dominant peak's band: the 0.03 Hz window of HeartMath's coherence ratio.
+    public static let peakHalfWidth = Coherence.peakHalfWidth
     /// Upper edge of slow breathing: 9/min (0.15 Hz, the LF/HF boundary).
     public static let slowLimit = 0.15
     /// Lowest spontaneous rate read from the HF side when no slow rhythm dominates: 7/min.

@@ -4,7 +4,7 @@ import Glibc
 /// event loop goes on), and finding them on `PATH`.
 extension ChildProcess {
     /// Starts `path arguments…` with stdin, stdout and stderr on /dev/null; its process id, or nil
-    /// when it cannot start. The caller reaps it with `hasExited` or `terminate`.
+    /// when it cannot start. The caller reaps it with `hasExited`.
     public static func start(_ path: String, _ arguments: [String]) -> Int32? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -14,7 +14,7 @@ extension ChildProcess {
         posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
         // The child starts with no signal blocked and every signal at its default: what this
         // process blocks or ignores (a test runner's threads block SIGTERM) must not make the
-        // helper deaf to `terminate`.
+        // helper deaf to `askToEnd`.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -38,18 +38,9 @@ extension ChildProcess {
         return result == pid || (result < 0 && errno == ECHILD)
     }
 
-    /// Asks the child to end (SIGTERM) and reaps it if it does within `grace` seconds; true when
-    /// it has gone.
-    @discardableResult
-    public static func terminate(_ pid: Int32, grace: Double = 0.05) -> Bool {
-        guard !hasExited(pid) else { return true }
+    /// Asks the child to end (SIGTERM); `hasExited` reaps it once it has.
+    public static func askToEnd(_ pid: Int32) {
         kill(pid, SIGTERM)
-        let deadline = EventLoop.now() + grace
-        while EventLoop.now() < deadline {
-            if hasExited(pid) { return true }
-            usleep(2_000)
-        }
-        return hasExited(pid)
     }
 
     /// The first executable file called `name` in the directories of `$PATH`.

@@ -54,11 +54,7 @@ public enum DataDirectory {
     }
 
     public static func save(_ history: BaselineHistory) throws(Failure) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data: Data
-        do { data = try encoder.encode(history) } catch { throw Failure(path: baselineFile, reason: "\(error)") }
-        try write(data, to: baselineFile)
+        try writeJSON(history, to: baselineFile)
     }
 
     public static var lastSensorFile: String { path + "/last-sensor" }
@@ -72,6 +68,15 @@ public enum DataDirectory {
 
     public static func rememberSensor(_ address: String) throws(Failure) {
         try write(Data((address + "\n").utf8), to: lastSensorFile)
+    }
+
+    /// `value` as pretty, key-sorted JSON, written as `write` writes.
+    static func writeJSON(_ value: some Encodable, to file: String) throws(Failure) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data: Data
+        do { data = try encoder.encode(value) } catch { throw Failure(path: file, reason: "\(error)") }
+        try write(data, to: file)
     }
 
     /// Writes atomically (`AtomicFile`), 0600, in the data directory (created when missing).

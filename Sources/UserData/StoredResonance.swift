@@ -76,10 +76,6 @@ extension DataDirectory {
     }
 
     public static func save(_ resonance: StoredResonance) throws(Failure) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data: Data
-        do { data = try encoder.encode(resonance) } catch { throw Failure(path: resonanceFile, reason: "\(error)") }
-        try write(data, to: resonanceFile)
+        try writeJSON(resonance, to: resonanceFile)
     }
 }
