@@ -28,7 +28,7 @@ for sanitizer in "${sanitizers[@]}"; do
     SWIFT_BACKTRACE=enable=no \
     ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:log_path=$reports/asan" \
     TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:log_path=$reports/tsan" \
-        timeout --kill-after=30 1800 swift test --skip-build --disable-xctest --sanitize="$sanitizer" --scratch-path "$scratch" -Xswiftc -DSANITIZED
+        scripts/run-tests.sh --sanitize="$sanitizer" --scratch-path "$scratch" -Xswiftc -DSANITIZED
     if compgen -G "$reports/*" > /dev/null; then
         echo "== $sanitizer sanitizer reports:"
         cat "$reports"/*

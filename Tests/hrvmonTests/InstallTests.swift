@@ -160,7 +160,9 @@ import Testing
         #expect(installs == ["scripts/install-deps.sh build"])
         let test = try String(contentsOfFile: Self.repository + "/scripts/test.sh", encoding: .utf8)
         #expect(test.split(separator: "\n").contains("scripts/install-deps.sh"))
-        #expect(test.contains("swift test --skip-build --disable-xctest"), "no empty XCTest run after the real one")
+        #expect(test.split(separator: "\n").contains("scripts/run-tests.sh \"$@\""))
+        let runner = try String(contentsOfFile: Self.repository + "/scripts/run-tests.sh", encoding: .utf8)
+        #expect(runner.contains("swift test --skip-build --ignore-lock --disable-xctest"), "no empty XCTest run after the real one")
     }
 
     @Test func manualPageNamesEveryCommandAndOption() throws {

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Runs the built test suite as three `swift test` processes side by side and prints their output
+# one after the other. Why: Swift Testing runs tests on the Swift concurrency pool, one thread per
+# core, and the command-line suites block their thread while hrvmon runs in real time (a monitor
+# session against the fake bluetoothd, a dashboard in tmux). On a 2-core machine two such tests
+# held the whole run; three processes give three pools, so waiting tests overlap with the
+# computing ones. Every test runs exactly once: the first process skips what the other two run.
+#
+#     scripts/run-tests.sh [swift test options...]   # e.g. --sanitize=address --scratch-path .build/asan
+#     scripts/run-tests.sh --filter SUITE            # one process, as `swift test --filter SUITE`
+#
+# The test products must be built already (`swift build --build-tests` with the same options).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The suites that spend their time waiting on hrvmon in real time, in two groups of about equal
+# length. A suite in neither group runs in the first process, so a new suite is never left out.
+waiting_a='hrvmonTests\.(MonitorCommandTests|DemoCommandTests|AudiblePacingTests|LiveMatchesAnalyzeTests|CheckCommandTests|DesktopNotificationTests)/'
+waiting_b='hrvmonTests\.(ReconnectTests|TwoSensorsTests|DoctorCommandTests|SoakTests|LSLCommandTests|BreatheCommandTests|ScanCommandTests|ResonanceCommandTests|DemoSessionTests|SessionFileTests)/'
+
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+
+# --ignore-lock: the processes only read the build directory; SwiftPM's lock would run them one
+# after another. --disable-xctest: every test is a Swift Testing test, so XCTest's own run would
+# only add its "Executed 0 tests" summary. A hung test must fail the run, not stall it.
+swift_test() {
+    timeout --kill-after=30 900 swift test --skip-build --ignore-lock --disable-xctest "$@" 2>&1
+}
+
+# A run the caller narrowed with --filter or --skip is one process: those options would combine
+# with the groups' own.
+for argument in "$@"; do
+    case $argument in
+    --filter | --filter=* | --skip | --skip=*) swift_test "$@"; exit ;;
+    esac
+done
+
+start=$(date +%s)
+echo "== swift test in three processes; the output of the two waiting groups follows"
+swift_test --filter "$waiting_a" "$@" >"$logs/waiting-a" & first=$!
+swift_test --filter "$waiting_b" "$@" >"$logs/waiting-b" & second=$!
+status=0
+swift_test --skip "$waiting_a" --skip "$waiting_b" "$@" | tee "$logs/computing" || status=1
+wait "$first" || status=1
+wait "$second" || status=1
+for name in waiting-a waiting-b; do
+    echo "== swift test, $name suites"
+    cat "$logs/$name"
+done
+echo "== the three processes finished in $(($(date +%s) - start)) s:"
+grep -h 'Test run with' "$logs"/* | sed 's/\x1b\[[0-9;]*m//g'
+exit $status
