@@ -116,8 +116,9 @@ struct BreathingSpectrum {
     }
 
     /// The completed block's transform at every bin, its phase counted from the grid's start:
-    /// Σ x[m]·e^{−iωm} within the block, turned by e^{−iω·start}. Four bins at a time, each
-    /// lane summing in the order a scalar loop would.
+    /// Σ x[m]·e^{−iωm} within the block, turned by e^{−iω·start}. Four bins to a vector and three
+    /// vectors at a time (one broadcast of each sample serves twelve bins, and the twelve sums
+    /// stay in registers), each lane summing in the order a scalar loop would.
     private mutating func transformBlock() {
         let vectors = Self.binStride / 4
         let slot = (blockCount % Self.blocksPerFrame) * Self.binStride
@@ -136,17 +137,30 @@ struct BreathingSpectrum {
                 tables.cosine.withUnsafeBufferPointer { cosine in
                     tables.sine.withUnsafeBufferPointer { sine in
                         x.withUnsafeBufferPointer { x in
-                            for chunk in 0..<vectors {
-                                var (c, s) = (Vector(), Vector())
-                                for m in 0..<Self.blockLength {
-                                    let value = Vector(repeating: x[m])
-                                    c += value * cosine[m &* vectors &+ chunk]
-                                    s += value * sine[m &* vectors &+ chunk]
-                                }
+                            precondition(real.count == Self.blocksPerFrame * Self.binStride && imaginary.count == real.count)
+                            precondition(cosine.count == Self.blockLength * vectors && sine.count == cosine.count && x.count == Self.blockLength)
+                            func store(_ c: Vector, _ s: Vector, chunk: Int) {
                                 let (turnC, turnS) = (tables.turnCosine[turn + chunk], tables.turnSine[turn + chunk])
                                 // (c − is)·(turnC − i·turnS)
                                 real.store(c * turnC - s * turnS, at: slot + 4 * chunk)
                                 imaginary.store(-(c * turnS + s * turnC), at: slot + 4 * chunk)
+                            }
+                            for group in Swift.stride(from: 0, to: vectors, by: 3) {
+                                var (c0, c1, c2) = (Vector(), Vector(), Vector())
+                                var (s0, s1, s2) = (Vector(), Vector(), Vector())
+                                for m in 0..<Self.blockLength {
+                                    let value = Vector(repeating: x[m])
+                                    let row = m &* vectors &+ group
+                                    c0 += value * cosine[row]
+                                    c1 += value * cosine[row &+ 1]
+                                    c2 += value * cosine[row &+ 2]
+                                    s0 += value * sine[row]
+                                    s1 += value * sine[row &+ 1]
+                                    s2 += value * sine[row &+ 2]
+                                }
+                                store(c0, s0, chunk: group)
+                                store(c1, s1, chunk: group &+ 1)
+                                store(c2, s2, chunk: group &+ 2)
                             }
                         }
                     }
@@ -182,6 +196,8 @@ struct BreathingSpectrum {
             self.frameImaginary.withUnsafeMutableBufferPointer { frameImaginary in
                 real.withUnsafeBufferPointer { real in
                     imaginary.withUnsafeBufferPointer { imaginary in
+                        precondition(real.count == blocks * stride && imaginary.count == real.count)
+                        precondition(frameReal.count == stride && frameImaginary.count == stride)
                         for chunk in 0..<vectors {
                             var (re, im) = (Vector(), Vector())
                             for slot in 0..<blocks {
@@ -200,21 +216,36 @@ struct BreathingSpectrum {
         let scale = tables.densityScale
         let (frameReal, frameImaginary) = (self.frameReal, self.frameImaginary)
         spectrum.updateDensity { density in
-            for index in density.indices {
-                // The Hann window as three bins, then the windowed line's transform taken away.
-                let bin = index + 2
-                let re = 0.5 * frameReal[bin] - 0.25 * (frameReal[bin - 2] + frameReal[bin + 2])
-                    - intercept * tables.windowReal[index] - slope * tables.rampReal[index]
-                let im = 0.5 * frameImaginary[bin] - 0.25 * (frameImaginary[bin - 2] + frameImaginary[bin + 2])
-                    - intercept * tables.windowImaginary[index] - slope * tables.rampImaginary[index]
-                density[index] = (re * re + im * im) * scale
+            density.withUnsafeMutableBufferPointer { density in
+                frameReal.withUnsafeBufferPointer { frameReal in
+                    frameImaginary.withUnsafeBufferPointer { frameImaginary in
+                        tables.windowReal.withUnsafeBufferPointer { windowReal in
+                            tables.windowImaginary.withUnsafeBufferPointer { windowImaginary in
+                                tables.rampReal.withUnsafeBufferPointer { rampReal in
+                                    tables.rampImaginary.withUnsafeBufferPointer { rampImaginary in
+                                        precondition(frameReal.count >= density.count + 4 && windowReal.count == density.count)
+                                        for index in 0..<density.count {
+                                            // The Hann window as three bins, then the windowed line's transform taken away.
+                                            let bin = index &+ 2
+                                            let re = 0.5 * frameReal[bin] - 0.25 * (frameReal[bin &- 2] + frameReal[bin &+ 2])
+                                                - intercept * windowReal[index] - slope * rampReal[index]
+                                            let im = 0.5 * frameImaginary[bin] - 0.25 * (frameImaginary[bin &- 2] + frameImaginary[bin &+ 2])
+                                                - intercept * windowImaginary[index] - slope * rampImaginary[index]
+                                            density[index] = (re * re + im * im) * scale
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
     }
 
     typealias Vector = SIMD4<Double>
-    /// Transformed bins padded to whole vectors.
-    static let binStride = (transformedBins.count + 3) / 4 * 4
+    /// Transformed bins padded to whole groups of three vectors (see `transformBlock`).
+    static let binStride = (transformedBins.count + 11) / 12 * 12
 
     /// Constants of the transform, computed once; per-bin rows padded to `binStride`.
     private struct Tables {
@@ -272,16 +303,17 @@ struct BreathingSpectrum {
     }
 }
 
+// Unchecked in release builds: each loop checks its whole range once before it starts.
 extension UnsafeMutableBufferPointer<Double> {
     fileprivate func store(_ vector: BreathingSpectrum.Vector, at index: Int) {
-        precondition(index >= 0 && index + 4 <= count)
+        assert(index >= 0 && index + 4 <= count)
         UnsafeMutableRawPointer(baseAddress! + index).storeBytes(of: vector, as: BreathingSpectrum.Vector.self)
     }
 }
 
 extension UnsafeBufferPointer<Double> {
     fileprivate func vector(at index: Int) -> BreathingSpectrum.Vector {
-        precondition(index >= 0 && index + 4 <= count)
+        assert(index >= 0 && index + 4 <= count)
         return UnsafeRawPointer(baseAddress! + index).loadUnaligned(as: BreathingSpectrum.Vector.self)
     }
 }
