@@ -15,12 +15,11 @@ struct PostureChange {
     /// No second change is looked for this soon after one.
     static let refractory = 60.0
 
-    /// Heart rates of the last 25 s, oldest first; the first `agedCount` are 15 s old or more and
-    /// are also in `agedLow` and `agedHigh`, which give their range without a pass over them.
+    /// Heart rates of the last 25 s, oldest first; the first `agedCount` are 15 s old or more.
+    /// Their range is scanned when it is needed (a dozen or two beats): cheaper than keeping it
+    /// in sliding extrema on every beat.
     private var history = RingDeque<(time: Double, heartRate: Double)>()
     private var agedCount = 0
-    private var agedLow = SlidingExtremum(.minimum)
-    private var agedHigh = SlidingExtremum(.maximum)
     private var rise: (time: Double, before: Double, peak: Double)?
     /// A fall counts once heart rate has stayed down for `fallHold` seconds: everyday heart rate
     /// dips for a few breaths (ambulatory recordings are full of them), a posture holds.
@@ -33,18 +32,11 @@ struct PostureChange {
     /// The time of the change, on the beat where one is recognised.
     mutating func observe(heartRate: Double, at time: Double) -> Double? {
         history.append((time, heartRate))
-        while agedCount < history.count, history[agedCount].time <= time - 15 {
-            let entry = history[agedCount]
-            agedLow.append(entry.heartRate, at: entry.time)
-            agedHigh.append(entry.heartRate, at: entry.time)
-            agedCount += 1
-        }
+        while agedCount < history.count, history[agedCount].time <= time - 15 { agedCount += 1 }
         while let oldest = history.first, oldest.time < time - 25 {
             history.removeFirst()
             agedCount -= 1
         }
-        agedLow.removeValues(before: time - 25)
-        agedHigh.removeValues(before: time - 25)
         guard time - lastChange >= Self.refractory else { return nil }
         if var candidate = rise {
             candidate.peak = max(candidate.peak, heartRate)
@@ -65,9 +57,12 @@ struct PostureChange {
             return nil
         }
         // The range of heart rate 15–25 s ago.
-        guard let oldest = history.first, time - oldest.time >= 20,
-              let low = agedLow.value, let high = agedHigh.value
-        else { return nil }
+        guard let oldest = history.first, time - oldest.time >= 20, agedCount > 0 else { return nil }
+        var (low, high) = (oldest.heartRate, oldest.heartRate)
+        history.forEach(inFirst: agedCount) { aged in
+            low = min(low, aged.heartRate)
+            high = max(high, aged.heartRate)
+        }
         if heartRate - low >= step {
             rise = (time, low, heartRate)
         } else if high - heartRate >= step {
@@ -80,8 +75,6 @@ struct PostureChange {
     mutating func reset() {
         history.removeAll()
         agedCount = 0
-        agedLow.removeAll()
-        agedHigh.removeAll()
         rise = nil
         fall = nil
     }

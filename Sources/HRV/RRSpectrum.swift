@@ -94,33 +94,42 @@ public struct RRSpectrum: Equatable, Sendable {
     public func power(from low: Double, to high: Double) -> Double {
         guard frequencies.count > 1 else { return 0 }
         let step = frequencies[1] - frequencies[0]
-        var sum = 0.0
-        for index in indices(from: low, to: high, closed: false) { sum += density[index] }
-        return sum * step
+        let range = indices(from: low, to: high, closed: false)
+        return density.withUnsafeBufferPointer { density in
+            var sum = 0.0
+            for index in range { sum += density[index] }
+            return sum * step
+        }
     }
 
     /// The frequency of the highest density between `low` and `high` Hz (the lower of equal ones).
     public func peak(from low: Double, to high: Double) -> Double? {
         let range = indices(from: low, to: high, closed: true)
-        guard var best = range.first else { return nil }
-        for index in range.dropFirst() where density[index] > density[best] { best = index }
+        guard !range.isEmpty else { return nil }
+        let best = density.withUnsafeBufferPointer { density in
+            var best = range.lowerBound
+            for index in range.lowerBound &+ 1..<range.upperBound where density[index] > density[best] { best = index }
+            return best
+        }
         return frequencies[best]
     }
 
     /// Indices of the frequencies in `low..<high` (or `low...high`). The frequencies are evenly
     /// spaced, so the range is found by arithmetic, then checked against the values themselves.
     private func indices(from low: Double, to high: Double, closed: Bool) -> Range<Int> {
-        guard let first = frequencies.first, frequencies.count > 1, low.isFinite, high.isFinite else { return 0..<0 }
-        let step = frequencies[1] - first
-        let count = frequencies.count
-        func inside(_ index: Int) -> Bool { closed ? frequencies[index] <= high : frequencies[index] < high }
-        var start = min(count, max(0, Int(((low - first) / step).rounded(.down))))
-        while start > 0, frequencies[start - 1] >= low { start -= 1 }
-        while start < count, frequencies[start] < low { start += 1 }
-        var end = min(count, max(start, Int(((high - first) / step).rounded(.down))))
-        while end > start, !inside(end - 1) { end -= 1 }
-        while end < count, inside(end) { end += 1 }
-        return start..<end
+        frequencies.withUnsafeBufferPointer { frequencies in
+            guard let first = frequencies.first, frequencies.count > 1, low.isFinite, high.isFinite else { return 0..<0 }
+            let step = frequencies[1] - first
+            let count = frequencies.count
+            func inside(_ index: Int) -> Bool { closed ? frequencies[index] <= high : frequencies[index] < high }
+            var start = min(count, max(0, Int(((low - first) / step).rounded(.down))))
+            while start > 0, frequencies[start - 1] >= low { start -= 1 }
+            while start < count, frequencies[start] < low { start += 1 }
+            var end = min(count, max(start, Int(((high - first) / step).rounded(.down))))
+            while end > start, !inside(end - 1) { end -= 1 }
+            while end < count, inside(end) { end += 1 }
+            return start..<end
+        }
     }
 
     /// Removes the least-squares line over the sample index (and so the mean).

@@ -29,8 +29,12 @@ struct RecentBeats {
     var heartRate: Double? {
         guard count == Self.heartRateBeats else { return nil }
         // Oldest first, as the intervals came.
-        var sum = 0.0
-        for offset in 0..<Self.heartRateBeats { sum += intervals[(oldest + offset) % Self.heartRateBeats] }
+        let sum = intervals.withUnsafeBufferPointer { ring in
+            var sum = 0.0
+            for index in oldest..<Self.heartRateBeats { sum += ring[index] }
+            for index in 0..<oldest { sum += ring[index] }
+            return sum
+        }
         return 60_000 * Double(Self.heartRateBeats) / sum
     }
 }

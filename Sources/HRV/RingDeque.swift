@@ -26,6 +26,15 @@ struct RingDeque<Element> {
         }
     }
 
+    /// Calls `body` with each of the first `prefix` elements in order: a scan without a
+    /// subscript's checks per element.
+    func forEach(inFirst prefix: Int, _ body: (Element) -> Void) {
+        precondition(prefix >= 0 && prefix <= count, "RingDeque prefix \(prefix) out of 0...\(count)")
+        storage.withUnsafeBufferPointer { storage in
+            for offset in 0..<prefix { body(storage[(head &+ offset) & mask]) }
+        }
+    }
+
     mutating func append(_ element: Element) {
         if count == storage.count { grow(filling: element) }
         storage[slot(count)] = element

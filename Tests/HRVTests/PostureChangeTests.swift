@@ -3,7 +3,7 @@ import Testing
 
 @testable import HRV
 
-/// PostureChange keeps its 25 s history in a ring and the range 15–25 s ago in sliding extrema;
+/// PostureChange keeps its 25 s history in a ring and scans the range 15–25 s ago from it;
 /// it recognises the same changes, on the same beats, as the rules applied to a plain array that
 /// is filtered and scanned on every beat.
 @Suite struct PostureChangeTests {
