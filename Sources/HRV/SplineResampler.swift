@@ -170,10 +170,10 @@ struct SplineResampler {
                     let c2 = (3 * m - 2 * s0 - s1) / h
                     let c3 = (s0 + s1 - 2 * m) / (h * h)
                     // As the grid is counted, ⌊(last − first)·rate + 1e-9⌋ + 1 samples: a sample a
-                    // hair past the last beat by rounding still counts.
+                    // hair past the last beat by rounding still counts (≤ a bound is < its next double).
                     let position = (t1 - origin) * sampleRate
-                    let limit = final && i + 1 == end ? position + 1e-9 : position.nextDown
-                    while Double(next) <= limit {
+                    let bound = final && i + 1 == end ? (position + 1e-9).nextUp : position
+                    while Double(next) < bound {
                         let u = origin + Double(next) / sampleRate - t0
                         samples[filled] = v0 + u * (s0 + u * (c2 + u * c3))
                         next &+= 1

@@ -81,10 +81,10 @@ struct WelchSpectrum {
                     let value = sample - offset
                     recent[position] = value
                     recent[position + length] = value
-                    position = position + 1 == length ? 0 : position + 1
+                    position = position &+ 1 == length ? 0 : position &+ 1
                     sum += value
                     indexedSum += Double(count) * value
-                    count += 1
+                    count &+= 1
                 }
             }
             (self.position, self.count, self.sum, self.indexedSum) = (position, count, sum, indexedSum)
