@@ -22,8 +22,8 @@ public struct BaevskyStressIndex: Equatable, Sendable {
         guard microticks > 0 else { return }
         let index = Int(microticks / Self.classWidth)
         if index >= counts.count { counts += [Int](repeating: 0, count: index + 1 - counts.count) }
-        counts[index] += 1
-        count += 1
+        counts[index] &+= 1
+        count &+= 1
         shortest = min(shortest, microticks)
         longest = max(longest, microticks)
     }

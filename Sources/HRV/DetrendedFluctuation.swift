@@ -8,80 +8,81 @@ import RealModule
 /// squared residual ≤ 10⁻⁸ ms² are left out, as there).
 ///
 /// Streams with exact sums: the intervals are integers (microticks), so the profile and the boxes'
-/// sums of y, y² and k·y are integers too; they are kept as running totals in wrapping 128-bit
-/// arithmetic, whose differences over a box are exact, and only each box's residual is
+/// sums are integers too, and each box's residual comes from exact integers
+/// (``DetrendedFluctuation/boxResidual(_:start:before:firstPoint:after:)``); only they are
 /// converted to floating point. (Running totals in doubles lose the residual of a day-long
 /// profile to cancellation.) O(1) per beat and box.
 public struct DetrendedFluctuation: Equatable, Sendable {
     public static let shortScales = 4...16
     public static let longScales = 16...64
     static let largestScale = longScales.upperBound
-    /// Slots of the rings below: a power of two above `largestScale`, so a slot is a mask, not a
+    /// Slots of the ring below: a power of two above `largestScale`, so a slot is a mask, not a
     /// division.
     private static let ringSize = 128
+    /// Intervals are below 2⁴⁴ microticks (4.8 hours; a file's are at most an hour), so a box's
+    /// Σy′ and Σj·y′ stay far inside 64 bits and Σy′² inside 128.
+    static let intervalLimit: Int64 = 1 << 44
 
-    /// Running totals of y, y² and k·y up to each of the last `largestScale` + 1 beats (a ring).
-    private var totals: [Totals]
+    /// Per ring slot: the running totals up to one of the last `largestScale` + 1 beats, and the
+    /// scales whose next box ends after that beat (bit n − 1 for n: a box of n ends every n
+    /// beats, and a division per scale and beat would cost more than the boxes).
+    private var ring: [Slot]
     private var count = 0
     private var first: Int64 = 0
-    private var profile: Int64 = 0
     private var current = Totals()
     /// Per scale (index n): Σ of the boxes' mean squared residuals (ms²), and the boxes.
-    private var residualSums = [Double](repeating: 0, count: largestScale + 1)
-    private var boxes = [Int](repeating: 0, count: largestScale + 1)
-    /// The scales whose next box ends after each of the next beats (a ring, bit n − 1 for n):
-    /// a box of n ends every n beats, and a division per scale and beat would cost more than
-    /// the boxes.
-    private var due: [UInt64]
+    private var scales = (0...largestScale).map { Scale(size: $0) }
 
-    private struct Totals: Equatable, Sendable {
-        var sum: Int128 = 0
-        var squares: Int128 = 0
-        var indexed: Int128 = 0
-        /// The profile value these totals end with.
-        var last: Int64 = 0
+    private struct Slot: Equatable, Sendable {
+        var totals = Totals()
+        var due: UInt64 = 0
     }
 
     public init() {
-        totals = Array(repeating: Totals(), count: Self.ringSize)
-        due = Array(repeating: 0, count: Self.ringSize)
+        ring = Array(repeating: Slot(), count: Self.ringSize)
         removeAll()
     }
 
     /// Starts afresh, keeping the storage.
     public mutating func removeAll() {
         count = 0
-        profile = 0
         current = Totals()
-        totals[0] = Totals()
-        for n in residualSums.indices {
-            residualSums[n] = 0
-            boxes[n] = 0
-        }
-        for slot in due.indices { due[slot] = 0 }
-        for n in Self.shortScales.lowerBound...Self.largestScale { due[n] |= 1 << (n - 1) }
+        for n in scales.indices { scales[n] = Scale(size: n) }
+        for slot in ring.indices { ring[slot] = Slot() }
+        for n in Self.shortScales.lowerBound...Self.largestScale { ring[n].due |= 1 << (n - 1) }
     }
 
     public mutating func add(_ interval: RRInterval) {
+        precondition(interval.microticks.magnitude < Self.intervalLimit, "an interval of \(interval.microticks) microticks")
         if count == 0 { first = interval.microticks }
         // The deviation from the first interval instead of the mean: the profiles then differ by
         // a straight line, which each box's fit removes.
-        profile += interval.microticks - first
-        let y = Int128(profile)
+        let y = current.last + (interval.microticks - first)
         current.sum &+= y
-        current.squares &+= y &* y
-        current.indexed &+= Int128(count) &* y
-        current.last = profile
+        current.indexed &+= Int64(truncatingIfNeeded: count) &* y
+        current.squares &+= Int128(y) &* Int128(y)
+        current.last = y
         count += 1
         let slot = count & (Self.ringSize - 1)
-        totals[slot] = current
-        var ending = due[slot]
-        due[slot] = 0
-        while ending != 0 {
-            let n = ending.trailingZeroBitCount + 1
-            ending &= ending - 1
-            addBox(of: n)
-            due[(count + n) & (Self.ringSize - 1)] |= 1 << (n - 1)
+        let (current, count) = (current, count)
+        ring.withUnsafeMutableBufferPointer { ring in
+            scales.withUnsafeMutableBufferPointer { scales in
+                ring[slot].totals = current
+                var ending = ring[slot].due
+                ring[slot].due = 0
+                while ending != 0 {
+                    let n = ending.trailingZeroBitCount &+ 1
+                    ending &= ending &- 1
+                    let start = count &- n
+                    let before = ring[start & (Self.ringSize - 1)].totals
+                    let firstPoint = ring[(start &+ 1) & (Self.ringSize - 1)].totals.last
+                    if let meanSquare = Self.boxResidual(scales[n], start: start, before: before, firstPoint: firstPoint, after: current) {
+                        scales[n].residualSum += meanSquare
+                        scales[n].boxes &+= 1
+                    }
+                    ring[(count &+ n) & (Self.ringSize - 1)].due |= 1 << (n &- 1)
+                }
+            }
         }
     }
 
@@ -92,7 +93,7 @@ public struct DetrendedFluctuation: Equatable, Sendable {
 
     /// F(n), ms; nil without boxes.
     func fluctuation(_ n: Int) -> Double? {
-        boxes[n] > 0 ? (residualSums[n] / Double(boxes[n])).squareRoot() : nil
+        scales[n].boxes > 0 ? (scales[n].residualSum / Double(scales[n].boxes)).squareRoot() : nil
     }
 
     private func alpha(over scales: ClosedRange<Int>) -> Double? {
@@ -107,38 +108,5 @@ public struct DetrendedFluctuation: Equatable, Sendable {
         let covariance = points.reduce(0) { $0 + ($1.x - meanX) * ($1.y - meanY) }
         let variance = points.reduce(0) { $0 + ($1.x - meanX) * ($1.x - meanX) }
         return covariance / variance
-    }
-
-    /// The box of the last n profile points: its residual from its least-squares line.
-    ///
-    /// As the sums of z = y − b − m·j (j from the box's start), with b and m a whole-number line
-    /// through the box's first and last points: what is left of a day-long profile's steep trend,
-    /// so the residual does not come out of the difference of two numbers ten orders of magnitude
-    /// larger than itself. n·Σz² − (Σz)² and n·Σj·z − t1·Σz do not depend on b; with
-    /// A = n·Σy² − (Σy)², B = n·Σj·y − t1·Σy and D = n²(n² − 1)/12 they are A − 2m·B + m²·D and
-    /// B − m·D, exact in wrapping arithmetic as their values fit 128 bits.
-    private mutating func addBox(of n: Int) {
-        let before = totals[(count - n) & (Self.ringSize - 1)]
-        let firstPoint = totals[(count - n + 1) & (Self.ringSize - 1)].last
-        let (s1, s2, s3) = (current.sum &- before.sum, current.squares &- before.squares, current.indexed &- before.indexed)
-        // Wrapping operations: the differences are exact, and checked 128-bit multiplication is
-        // a library call.
-        let size = Int128(n)
-        let start = Int128(count - n)
-        let slope = Int128((current.last - firstPoint) / Int64(n - 1))
-        let t1 = Int128(n * (n - 1) / 2)
-        let d = Int128(n * n * (n * n - 1) / 12)
-        let a = size &* s2 &- s1 &* s1
-        let b = size &* (s3 &- start &* s1) &- t1 &* s1
-        // n²·Σ(z − z̄)² / n and n·Σ(j − j̄)(z − z̄); n·Σ(j − j̄)² = n²(n² − 1)/12.
-        let u = IntervalStatistics.double(a &- 2 &* slope &* b &+ slope &* slope &* d)
-        let v = IntervalStatistics.double(b &- slope &* d)
-        let spread = Double(n * n * (n * n - 1)) / 12
-        let squaredResiduals = (u - v * v / spread) / Double(n)
-        let microticksPerMillisecond = Double(RRInterval.microticksPerMillisecond)
-        let meanSquare = squaredResiduals / Double(n) / (microticksPerMillisecond * microticksPerMillisecond)
-        guard meanSquare > 1e-8 else { return }
-        residualSums[n] += meanSquare
-        boxes[n] += 1
     }
 }

@@ -14,9 +14,9 @@ extension FrequencyDomainMetrics {
         var resampler = SplineResampler(sampleRate: Self.sampleRate)
         var welch = Self.welchSpectrum()
         for beat in beats where beat.isUsable {
-            resampler.append(time: beat.seconds, value: beat.interval.milliseconds) { welch.append($0) }
+            resampler.append(time: beat.seconds, value: beat.interval.milliseconds) { welch.append(contentsOf: $0) }
         }
-        resampler.finish { welch.append($0) }
+        resampler.finish { welch.append(contentsOf: $0) }
         guard let spectrum = welch.density() else { return nil }
         self.init(frequencies: spectrum.frequencies, density: spectrum.density, segments: spectrum.segments)
     }

@@ -15,7 +15,7 @@ public struct RecordingVariability {
     /// Adds a beat of the corrected timeline; unusable ones (implausible intervals) are left out.
     public mutating func add(_ beat: Beat) {
         guard beat.isUsable else { return }
-        resampler.append(time: beat.seconds, value: beat.interval.milliseconds) { welch.append($0) }
+        resampler.append(time: beat.seconds, value: beat.interval.milliseconds) { welch.append(contentsOf: $0) }
         fluctuation.add(beat.interval)
         entropy.add(beat.interval, start: beat.seconds - beat.interval.seconds)
         baevsky.add(beat.interval)
@@ -23,7 +23,7 @@ public struct RecordingVariability {
 
     /// The measures of everything added.
     public mutating func finish() -> VariabilityMetrics {
-        resampler.finish { welch.append($0) }
+        resampler.finish { welch.append(contentsOf: $0) }
         let frequency = welch.density().map {
             FrequencyDomainMetrics(frequencies: $0.frequencies, density: $0.density, segments: $0.segments)
         }

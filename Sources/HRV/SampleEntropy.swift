@@ -13,81 +13,83 @@ public enum SampleEntropy {
 
     /// Space a count reuses between calls, so a recording's segments allocate nothing each.
     public struct Scratch: Equatable, Sendable {
-        var order: [Int] = []
-        /// The templates sorted by their first beat: first, second and third beats in three runs.
+        var milliseconds: [Double] = []
+        /// The templates' first beats with their indices, to sort, and the sort's buckets.
+        var keys: [SortKey] = []
+        var sorted: [SortKey] = []
+        var buckets: [Int] = []
+        /// The templates sorted by their first beat: first, second and third beats in three runs,
+        /// in milliseconds or in microticks from the smallest.
         var templates: [Double] = []
+        var wholeTemplates: [Int32] = []
 
         public init() {}
     }
 
     /// Nil with fewer than four intervals, no spread, or no match (A or B zero: undefined).
-    /// - Parameters:
-    ///   - intervals: NN intervals, ms.
-    public static func value(of intervals: [Double], scratch: inout Scratch) -> Double? {
+    public static func value(of intervals: [RRInterval], scratch: inout Scratch) -> Double? {
         let n = intervals.count
         guard n > dimension + 1 else { return nil }
-        let mean = intervals.reduce(0, +) / Double(n)
-        let variance = intervals.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(n - 1)
+        scratch.milliseconds.removeAll(keepingCapacity: true)
+        for interval in intervals { scratch.milliseconds.append(interval.milliseconds) }
+        let milliseconds = scratch.milliseconds
+        let mean = milliseconds.reduce(0, +) / Double(n)
+        let variance = milliseconds.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(n - 1)
         let r = toleranceFactor * variance.squareRoot()
         guard r > 0 else { return nil }
         let count = n - dimension
-        scratch.order.removeAll(keepingCapacity: true)
-        scratch.order.append(contentsOf: 0..<count)
-        heapSort(&scratch.order) { intervals[$0] < intervals[$1] || (intervals[$0] == intervals[$1] && $0 < $1) }
-        scratch.templates.removeAll(keepingCapacity: true)
-        scratch.templates.append(contentsOf: repeatElement(0, count: (dimension + 1) * count))
-        scratch.order.withUnsafeBufferPointer { order in
-            scratch.templates.withUnsafeMutableBufferPointer { templates in
-                for beat in 0...dimension {
-                    for (position, i) in order.enumerated() { templates[beat * count + position] = intervals[i + beat] }
-                }
+        scratch.keys.removeAll(keepingCapacity: true)
+        for index in 0..<count { scratch.keys.append(SortKey(value: milliseconds[index], index: index)) }
+        scratch.sorted.removeAll(keepingCapacity: true)
+        scratch.sorted.append(contentsOf: scratch.keys)
+        scratch.buckets.removeAll(keepingCapacity: true)
+        scratch.buckets.append(contentsOf: repeatElement(0, count: count + 1))
+        scratch.keys.withUnsafeMutableBufferPointer { keys in
+            scratch.sorted.withUnsafeMutableBufferPointer { sorted in
+                scratch.buckets.withUnsafeMutableBufferPointer { bucketSort(keys, into: sorted, buckets: $0) }
             }
         }
-        var (a, b) = (0, 0)
-        scratch.templates.withUnsafeBufferPointer { templates in
-            let first = templates.baseAddress!
-            let (second, third) = (first + count, first + 2 * count)
-            // The templates whose first beat is within r of this one's are the next ones up to
-            // `end`, which only moves on as the first beat grows; among them every comparison is
-            // counted without a branch.
-            var end = 0
-            for position in 0..<count {
-                let (x1, x2, x3) = (first[position], second[position], third[position])
-                end = max(end, position + 1)
-                while end < count, !(first[end] - x1 > r) { end += 1 }
-                for other in (position + 1)..<end {
-                    let near2 = abs(second[other] - x2) <= r ? 1 : 0
-                    let near3 = abs(third[other] - x3) <= r ? 1 : 0
-                    b &+= near2
-                    a &+= near2 & near3
-                }
-            }
-        }
+        let (a, b) = wholeNumberMatches(of: intervals, sorted: scratch.sorted, within: r, templates: &scratch.wholeTemplates)
+            ?? matches(of: milliseconds, sorted: scratch.sorted, within: r, templates: &scratch.templates)
         guard a > 0, b > 0 else { return nil }
         return -Double.log(Double(a) / Double(b))
     }
-}
 
-/// Sorts in place without allocating (the standard library's sort takes a scratch buffer):
-/// heapsort, O(n log n).
-func heapSort(_ values: inout [Int], by isOrderedBefore: (Int, Int) -> Bool) {
-    values.withUnsafeMutableBufferPointer { values in
-        func siftDown(_ start: Int, _ end: Int) {
-            var root = start
-            while 2 * root + 1 < end {
-                var child = 2 * root + 1
-                if child + 1 < end, isOrderedBefore(values[child], values[child + 1]) { child += 1 }
-                guard isOrderedBefore(values[root], values[child]) else { return }
-                values.swapAt(root, child)
-                root = child
+    /// A and B of the templates in `sorted` order (by their first beat).
+    private static func matches(of milliseconds: [Double], sorted: [SortKey], within r: Double, templates: inout [Double]) -> (a: Int, b: Int) {
+        let count = sorted.count
+        templates.removeAll(keepingCapacity: true)
+        templates.append(contentsOf: repeatElement(0, count: (dimension + 1) * count))
+        templates.withUnsafeMutableBufferPointer { templates in
+            for (position, key) in sorted.enumerated() {
+                templates[position] = milliseconds[key.index]
+                templates[count + position] = milliseconds[key.index + 1]
+                templates[2 * count + position] = milliseconds[key.index + 2]
             }
         }
-        let count = values.count
-        for start in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(start, count) }
-        for end in stride(from: count - 1, to: 0, by: -1) {
-            values.swapAt(0, end)
-            siftDown(0, end)
+        return templates.withUnsafeBufferPointer { matches(in: $0.baseAddress!, count: count, within: r) }
+    }
+
+    /// A and B over `count` templates sorted by their first beat (three runs from `first`).
+    private static func matches(in first: UnsafePointer<Double>, count: Int, within r: Double) -> (a: Int, b: Int) {
+        let (second, third) = (first + count, first + 2 * count)
+        var (a, b) = (0, 0)
+        // The templates whose first beat is within r of this one's are the next ones up to `end`,
+        // which only moves on as the first beat grows; among them every comparison is counted
+        // without a branch.
+        var end = 0
+        for position in 0..<count {
+            let (x1, x2, x3) = (first[position], second[position], third[position])
+            end = max(end, position + 1)
+            while end < count, !(first[end] - x1 > r) { end += 1 }
+            for other in (position + 1)..<end {
+                let near2 = abs(second[other] - x2) <= r ? 1 : 0
+                let near3 = abs(third[other] - x3) <= r ? 1 : 0
+                b &+= near2
+                a &+= near2 & near3
+            }
         }
+        return (a, b)
     }
 }
 
@@ -100,8 +102,8 @@ public struct RecordingSampleEntropy: Equatable, Sendable {
     public static let segmentSeconds = 300.0
     public static let wholeRecordLimit = 3600.0
 
-    private var whole: [Double] = []
-    private var segment: [Double] = []
+    private var whole: [RRInterval] = []
+    private var segment: [RRInterval] = []
     private var segmentIndex = 0
     private var segmentValues = 0.0
     private var segmentCount = 0
@@ -114,15 +116,16 @@ public struct RecordingSampleEntropy: Equatable, Sendable {
     /// - Parameters:
     ///   - start: when the interval began, seconds from the recording's start.
     public mutating func add(_ interval: RRInterval, start: Double) {
-        let milliseconds = interval.milliseconds
         end = start + interval.seconds
-        if start < Self.wholeRecordLimit { whole.append(milliseconds) }
-        let index = Int((start / Self.segmentSeconds).rounded(.down))
+        if start < Self.wholeRecordLimit { whole.append(interval) }
+        // Truncation is the floor from 0 on, without a call.
+        let quotient = start / Self.segmentSeconds
+        let index = quotient >= 0 ? Int(quotient) : Int(quotient.rounded(.down))
         if index != segmentIndex {
             closeSegment()
             segmentIndex = index
         }
-        segment.append(milliseconds)
+        segment.append(interval)
     }
 
     /// The entropy and how it was taken: `segments` is nil for the whole record.

@@ -25,16 +25,43 @@ struct SampleEntropyTests {
         // Whole milliseconds, so ties and distances of exactly r occur.
         let x = (0..<400).map { index in (800 + 40 * sin(Double(index) / 3) + Double.random(in: -30...30, using: &generator)).rounded() }
         var scratch = SampleEntropy.Scratch()
-        #expect(SampleEntropy.value(of: x, scratch: &scratch) == Self.bruteForce(x))
+        #expect(SampleEntropy.value(of: x.map { RRInterval(milliseconds: Int($0)) }, scratch: &scratch) == Self.bruteForce(x))
     }
 
-    @Test func heapSortOrdersAsTheStandardSort() {
+    /// Strap ticks (1/1024 s, so fractions of a millisecond), counted on whole microticks; and
+    /// the same with a 4-s pause among them, whose range (beyond 2.1 s) is counted in milliseconds.
+    @Test(arguments: [UInt64(5), 6])
+    func countOnMicroticksEqualsAllPairs(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        var intervals = (0..<400).map { index in RRInterval(ticks: UInt16(820 + 40 * sin(Double(index) / 3) + Double.random(in: -30...30, using: &generator))) }
+        var scratch = SampleEntropy.Scratch()
+        #expect(SampleEntropy.value(of: intervals, scratch: &scratch) == Self.bruteForce(intervals.map(\.milliseconds)))
+        intervals[200] = RRInterval(milliseconds: 4000)
+        #expect(SampleEntropy.value(of: intervals, scratch: &scratch) == Self.bruteForce(intervals.map(\.milliseconds)))
+    }
+
+    @Test func bucketSortOrdersAsTheStandardSort() {
         var generator = SeededGenerator(seed: 9)
         for count in [0, 1, 2, 3, 10, 257] {
-            var values = (0..<count).map { _ in Int.random(in: 0..<20, using: &generator) }
-            let expected = values.sorted()
-            heapSort(&values, by: <)
-            #expect(values == expected)
+            // Few distinct values, so ties occur: they keep their order (the sort is stable); then
+            // spread values, and values crowded into a bucket or two by an outlier.
+            let draws: [[Double]] = [
+                (0..<count).map { _ in Double(Int.random(in: 0..<20, using: &generator)) },
+                (0..<count).map { _ in Double.random(in: 300...1500, using: &generator) },
+                (0..<count).map { index in index == count / 2 ? 3_600_000 : Double.random(in: 800...801, using: &generator) },
+                Array(repeating: 812.5, count: count),
+            ]
+            for values in draws {
+                let keys = values.enumerated().map { SampleEntropy.SortKey(value: $1, index: $0) }
+                let expected = keys.sorted { $0.value < $1.value || ($0.value == $1.value && $0.index < $1.index) }
+                var (input, sorted, buckets) = (keys, keys, [Int](repeating: 0, count: count + 1))
+                input.withUnsafeMutableBufferPointer { input in
+                    sorted.withUnsafeMutableBufferPointer { sorted in
+                        buckets.withUnsafeMutableBufferPointer { SampleEntropy.bucketSort(input, into: sorted, buckets: $0) }
+                    }
+                }
+                #expect(sorted == expected, "\(count) keys")
+            }
         }
     }
 }
