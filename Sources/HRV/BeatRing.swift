@@ -29,7 +29,11 @@ struct BeatRing {
     var isFull: Bool { nextSequence >= storage.count }
 
     subscript(sequence: Int) -> Entry {
-        precondition(sequence >= oldestSequence && sequence < nextSequence, "beat \(sequence) not in ring")
+        // oldestSequence ≤ sequence < nextSequence in one comparison: the distance back from the
+        // newest beat is below both the beats appended and the capacity.
+        precondition(
+            UInt(bitPattern: nextSequence &- 1 &- sequence) < UInt(min(nextSequence, storage.count)),
+            "beat \(sequence) not in ring")
         return storage[sequence & mask]
     }
 

@@ -4,12 +4,14 @@
 /// a rolling window after a day of beats holds exactly the sums a recomputation would give.
 /// Squares go to Int128 because a microtick is small (a 1 s interval squared is ~1e18).
 public struct IntervalStatistics: Equatable, Sendable {
+    // The two 128-bit sums first: they are 16-byte aligned, and between the 8-byte fields they
+    // left padding that every update's copies of both windows carried (96 bytes instead of 80).
+    private var sumOfSquares: Int128 = 0
+    private var sumOfSquaredDifferences: Int128 = 0
     public private(set) var count = 0
     public private(set) var differenceCount = 0
     private var sum: Int64 = 0
-    private var sumOfSquares: Int128 = 0
     private var sumOfDifferences: Int64 = 0
-    private var sumOfSquaredDifferences: Int128 = 0
     private var differencesAbove50ms = 0
     private var differencesAbove20ms = 0
 

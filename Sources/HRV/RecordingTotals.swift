@@ -17,6 +17,8 @@ public struct RecordingTotals: Equatable, Sendable {
     private var sumOfSquaredPairs: Int128 = 0
 
     /// - Parameter difference: the successive difference `beat` ends, as the ring holds it.
+    /// Inlined into the pipeline's per-beat path, as the windows' updates are.
+    @inline(__always)
     mutating func add(_ beat: Beat, difference: Int64?) {
         beats += 1
         duration = beat.time
