@@ -89,25 +89,22 @@ private struct BeatTimeline {
         var difference: Int64?
         if let newest, beat.formsDifference(after: newest) { difference = beat.interval.microticks - newest.interval.microticks }
         newest = beat
-        if ring.isFull {
-            let overwritten = ring.oldestSequence
-            if rmssdWindow.beatCount > 0, rmssdWindow.oldest == overwritten { rmssdWindow.evictOldest(from: ring) }
-            if sdnnWindow.beatCount > 0, sdnnWindow.oldest == overwritten { sdnnWindow.evictOldest(from: ring) }
-        }
         let sequence = ring.nextSequence
-        ring.append(beat, difference: difference)
-        rmssdWindow.admit(sequence, from: ring)
-        sdnnWindow.admit(sequence, from: ring)
-        recording.add(beat, difference: difference)
+        ring.append(recording.add(beat, difference: difference))
+        rmssdWindow.advance(to: beat, in: ring)
+        sdnnWindow.advance(to: beat, in: ring)
         emit(HRVUpdate(
             beat: beat, sequence: sequence,
             rmssdWindow: snapshot(rmssdWindow), sdnnWindow: snapshot(sdnnWindow)))
     }
 
+    /// Inlined: as a call it was handed a copy of the whole timeline (256 bytes) each time.
+    @inline(__always)
     private func snapshot(_ window: RollingWindow) -> WindowMetrics {
-        WindowMetrics(
-            statistics: window.statistics,
-            correctedBeats: window.correctedBeats,
+        let (statistics, correctedBeats) = window.contents(of: ring, totals: recording)
+        return WindowMetrics(
+            statistics: statistics,
+            correctedBeats: correctedBeats,
             lowQualityLimit: lowQualityCorrectedShare,
             isFilled: now >= window.length)
     }

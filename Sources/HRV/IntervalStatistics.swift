@@ -74,6 +74,22 @@ public struct IntervalStatistics: Equatable, Sendable {
         if difference.magnitude > Self.nn20Threshold { differencesAbove20ms -= 1 }
     }
 
+    /// The sums over what was added since `earlier`, a state these sums grew from by additions
+    /// only (running totals at an earlier beat): exact, as every sum is an integer.
+    @inline(__always)
+    func subtracting(_ earlier: IntervalStatistics) -> IntervalStatistics {
+        var rest = self
+        rest.count -= earlier.count
+        rest.differenceCount -= earlier.differenceCount
+        rest.sum -= earlier.sum
+        rest.sumOfSquares -= earlier.sumOfSquares
+        rest.sumOfDifferences -= earlier.sumOfDifferences
+        rest.sumOfSquaredDifferences -= earlier.sumOfSquaredDifferences
+        rest.differencesAbove50ms -= earlier.differencesAbove50ms
+        rest.differencesAbove20ms -= earlier.differencesAbove20ms
+        return rest
+    }
+
     /// RMSSD in ms alone, for per-beat consumers that need nothing else.
     public var rmssd: Double? {
         guard differenceCount > 0 else { return nil }
