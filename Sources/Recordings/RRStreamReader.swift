@@ -71,7 +71,8 @@ public struct RRStreamReader {
     /// (`812`, `781.25`), ending at a newline in `piece`, read in one pass over its bytes: most
     /// lines of a long recording. Nil for any other line, or a value out of range, which the
     /// general path then reads (and reports). Static: as a method it was handed a copy of the
-    /// whole reader (152 bytes) for every line.
+    /// whole reader (152 bytes) for every line; inlined into `consume`'s loop.
+    @inline(__always)
     private static func plainLine(
         in piece: UnsafeBufferPointer<UInt8>, from start: Int, scale: Int64
     ) -> (RRInterval, newline: Int)? {
