@@ -27,7 +27,6 @@ struct BeatRing {
         mask = capacity - 1
     }
 
-    var capacity: Int { storage.count }
     /// Sequence number of the oldest beat still held.
     var oldestSequence: Int { max(0, nextSequence - storage.count) }
 
