@@ -110,7 +110,7 @@ public struct ArtifactCorrector {
         let c = configuration
         let rr0 = Self.milliseconds(pending[0].raw)
         // Deviation from the local median; longer-than-median counts half (as the reference).
-        let median = recentIntervals.quantile(0.5) ?? rr0
+        let median = recentIntervals.median ?? rr0
         var deviation = rr0 - median
         if deviation < 0 { deviation *= 2 }
         deviationSpread.push(abs(deviation))

@@ -23,6 +23,7 @@ public struct Beat: Equatable, Sendable {
     public var seconds: Double { Double(time) / Double(RRInterval.microticksPerSecond) }
 
     /// Whether the successive difference `previous → self` is meaningful.
+    @inline(__always)
     func formsDifference(after previous: Beat) -> Bool {
         isUsable && previous.isUsable && !followsGap
     }

@@ -2,12 +2,15 @@
 ///
 /// Memory is fixed at creation whatever the session length; the oldest beat is overwritten.
 struct BeatRing {
-    /// A beat and the successive difference it ends, worked out once for every window.
+    /// A beat and the recording's running totals where a window starting at it begins.
     struct Entry {
         var beat: Beat
-        /// This interval minus the previous one, in microticks; nil when the two form no
-        /// difference (`Beat.formsDifference(after:)`).
-        var difference: Int64?
+        /// What a window whose oldest beat is this one leaves out of the recording's totals: the
+        /// intervals before this beat and the successive differences up to and including its own
+        /// (its difference is to a beat outside the window).
+        var windowStart: IntervalStatistics
+        /// Corrected usable beats before this one.
+        var correctedBefore: Int
     }
 
     private var storage: [Entry]
@@ -19,22 +22,25 @@ struct BeatRing {
     init(minimumCapacity: Int) {
         var capacity = 1
         while capacity < max(minimumCapacity, 2) { capacity <<= 1 }
-        storage = Array(repeating: Entry(beat: Beat(interval: RRInterval(microticks: 0), time: 0)), count: capacity)
+        let empty = Entry(beat: Beat(interval: RRInterval(microticks: 0), time: 0), windowStart: IntervalStatistics(), correctedBefore: 0)
+        storage = Array(repeating: empty, count: capacity)
         mask = capacity - 1
     }
 
-    var capacity: Int { storage.count }
     /// Sequence number of the oldest beat still held.
     var oldestSequence: Int { max(0, nextSequence - storage.count) }
-    var isFull: Bool { nextSequence >= storage.count }
 
     subscript(sequence: Int) -> Entry {
-        precondition(sequence >= oldestSequence && sequence < nextSequence, "beat \(sequence) not in ring")
+        // oldestSequence ≤ sequence < nextSequence in one comparison: the distance back from the
+        // newest beat is below both the beats appended and the capacity.
+        precondition(
+            UInt(bitPattern: nextSequence &- 1 &- sequence) < UInt(min(nextSequence, storage.count)),
+            "beat \(sequence) not in ring")
         return storage[sequence & mask]
     }
 
-    mutating func append(_ beat: Beat, difference: Int64?) {
-        storage[nextSequence & mask] = Entry(beat: beat, difference: difference)
+    mutating func append(_ entry: Entry) {
+        storage[nextSequence & mask] = entry
         nextSequence += 1
     }
 }

@@ -35,10 +35,10 @@ public struct HRVPipeline {
     /// Feeds one measured interval. Updates come out after the corrector's look-ahead, in order.
     public mutating func append(_ interval: RRInterval, emit: (HRVUpdate) -> Void) {
         timeline.recording.rawBeats += 1
-        if corrector == nil {
+        // Optional chaining tells whether there is a corrector without `corrector == nil`, which
+        // copied the whole corrector (retaining its buffers) on every beat.
+        if corrector?.push(interval, emit: { timeline.place($0, emit: emit) }) == nil {
             timeline.place(CorrectedInterval(interval: interval, artifact: nil), emit: emit)
-        } else {
-            corrector?.push(interval) { timeline.place($0, emit: emit) }
         }
     }
 
@@ -86,27 +86,25 @@ private struct BeatTimeline {
         now += corrected.interval.microticks
         let beat = Beat(interval: corrected.interval, time: now, artifact: corrected.artifact, followsGap: gapPending)
         gapPending = false
-        let difference = newest.flatMap { beat.formsDifference(after: $0) ? beat.interval.microticks - $0.interval.microticks : nil }
+        var difference: Int64?
+        if let newest, beat.formsDifference(after: newest) { difference = beat.interval.microticks - newest.interval.microticks }
         newest = beat
-        if ring.isFull {
-            let overwritten = ring.oldestSequence
-            if rmssdWindow.beatCount > 0, rmssdWindow.oldest == overwritten { rmssdWindow.evictOldest(from: ring) }
-            if sdnnWindow.beatCount > 0, sdnnWindow.oldest == overwritten { sdnnWindow.evictOldest(from: ring) }
-        }
         let sequence = ring.nextSequence
-        ring.append(beat, difference: difference)
-        rmssdWindow.admit(sequence, from: ring)
-        sdnnWindow.admit(sequence, from: ring)
-        recording.add(beat, difference: difference)
+        ring.append(recording.add(beat, difference: difference))
+        rmssdWindow.advance(to: beat, in: ring)
+        sdnnWindow.advance(to: beat, in: ring)
         emit(HRVUpdate(
             beat: beat, sequence: sequence,
             rmssdWindow: snapshot(rmssdWindow), sdnnWindow: snapshot(sdnnWindow)))
     }
 
+    /// Inlined: as a call it was handed a copy of the whole timeline (256 bytes) each time.
+    @inline(__always)
     private func snapshot(_ window: RollingWindow) -> WindowMetrics {
-        WindowMetrics(
-            statistics: window.statistics,
-            correctedBeats: window.correctedBeats,
+        let (statistics, correctedBeats) = window.contents(of: ring, totals: recording)
+        return WindowMetrics(
+            statistics: statistics,
+            correctedBeats: correctedBeats,
             lowQualityLimit: lowQualityCorrectedShare,
             isFilled: now >= window.length)
     }

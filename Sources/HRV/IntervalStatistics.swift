@@ -4,12 +4,14 @@
 /// a rolling window after a day of beats holds exactly the sums a recomputation would give.
 /// Squares go to Int128 because a microtick is small (a 1 s interval squared is ~1e18).
 public struct IntervalStatistics: Equatable, Sendable {
+    // The two 128-bit sums first: they are 16-byte aligned, and between the 8-byte fields they
+    // left padding that every update's copies of both windows carried (96 bytes instead of 80).
+    private var sumOfSquares: Int128 = 0
+    private var sumOfSquaredDifferences: Int128 = 0
     public private(set) var count = 0
     public private(set) var differenceCount = 0
     private var sum: Int64 = 0
-    private var sumOfSquares: Int128 = 0
     private var sumOfDifferences: Int64 = 0
-    private var sumOfSquaredDifferences: Int128 = 0
     private var differencesAbove50ms = 0
     private var differencesAbove20ms = 0
 
@@ -70,6 +72,22 @@ public struct IntervalStatistics: Equatable, Sendable {
         sumOfSquaredDifferences -= Int128(difference) * Int128(difference)
         if difference.magnitude > Self.nn50Threshold { differencesAbove50ms -= 1 }
         if difference.magnitude > Self.nn20Threshold { differencesAbove20ms -= 1 }
+    }
+
+    /// The sums over what was added since `earlier`, a state these sums grew from by additions
+    /// only (running totals at an earlier beat): exact, as every sum is an integer.
+    @inline(__always)
+    func subtracting(_ earlier: IntervalStatistics) -> IntervalStatistics {
+        var rest = self
+        rest.count -= earlier.count
+        rest.differenceCount -= earlier.differenceCount
+        rest.sum -= earlier.sum
+        rest.sumOfSquares -= earlier.sumOfSquares
+        rest.sumOfDifferences -= earlier.sumOfDifferences
+        rest.sumOfSquaredDifferences -= earlier.sumOfSquaredDifferences
+        rest.differencesAbove50ms -= earlier.differencesAbove50ms
+        rest.differencesAbove20ms -= earlier.differencesAbove20ms
+        return rest
     }
 
     /// RMSSD in ms alone, for per-beat consumers that need nothing else.

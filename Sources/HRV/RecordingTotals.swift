@@ -16,13 +16,18 @@ public struct RecordingTotals: Equatable, Sendable {
     private var sumOfPairs: Int64 = 0
     private var sumOfSquaredPairs: Int128 = 0
 
-    /// - Parameter difference: the successive difference `beat` ends, as the ring holds it.
-    mutating func add(_ beat: Beat, difference: Int64?) {
+    /// Adds a beat; returns the ring's entry for it, with the totals a rolling window starting at
+    /// this beat leaves out (`BeatRing.Entry.windowStart`): taken after the beat's difference
+    /// and before its interval. Inlined into the pipeline's per-beat path.
+    ///
+    /// - Parameter difference: the successive difference `beat` ends (nil when it forms none).
+    @inline(__always)
+    mutating func add(_ beat: Beat, difference: Int64?) -> BeatRing.Entry {
         beats += 1
         duration = beat.time
-        guard beat.isUsable else { return }
-        if beat.isCorrected { correctedBeats += 1 }
-        statistics.add(beat.interval)
+        guard beat.isUsable else {
+            return BeatRing.Entry(beat: beat, windowStart: statistics, correctedBefore: correctedBeats)
+        }
         if let difference {
             statistics.add(difference: difference)
             // RRᵢ₋₁ + RRᵢ = 2·RRᵢ − (RRᵢ − RRᵢ₋₁)
@@ -30,6 +35,10 @@ public struct RecordingTotals: Equatable, Sendable {
             sumOfPairs += pair
             sumOfSquaredPairs += Int128(pair) * Int128(pair)
         }
+        let entry = BeatRing.Entry(beat: beat, windowStart: statistics, correctedBefore: correctedBeats)
+        if beat.isCorrected { correctedBeats += 1 }
+        statistics.add(beat.interval)
+        return entry
     }
 
     /// Metrics of the whole recording, with the Poincaré long axis (SD2) that windows leave out.

@@ -1,49 +1,33 @@
-/// Metrics over the beats of the last `length` of the timeline, updated in O(1) amortised per beat.
+/// The beats of the last `length` of the timeline: a beat belongs to the window when its time is
+/// later than (newest beat time − length).
 ///
-/// A beat belongs to the window when its time is later than (newest beat time − length). The
-/// window only keeps the sequence range it covers; the beats live in the shared `BeatRing`.
+/// The window keeps only where it starts. Its sums are the recording's running totals minus the
+/// totals the ring holds for its oldest beat (exact: every sum is an integer), so a beat costs a
+/// comparison of times, not the addition and removal of its sums in every window.
 struct RollingWindow {
     let length: Int64
-    private(set) var statistics = IntervalStatistics()
-    private(set) var correctedBeats = 0
-    /// Sequence numbers covered: `oldest ..< end`.
+    /// Sequence number of the oldest beat in the window.
     private(set) var oldest = 0
-    private(set) var end = 0
 
     init(length: Int64) {
         self.length = length
     }
 
-    /// Forced inline into the pipeline's two calls: the call with its spills cost more than a
-    /// beat's sums.
+    /// Moves the start past the beats now too old, and past those the ring no longer holds (a run
+    /// faster than the ring was sized for shortens the window). Forced inline into the pipeline's
+    /// two calls: the call with its spills cost more than the comparisons.
     @inline(__always)
-    mutating func admit(_ sequence: Int, from ring: BeatRing) {
-        let entry = ring[sequence]
-        if entry.beat.isUsable {
-            statistics.add(entry.beat.interval)
-            if entry.beat.isCorrected { correctedBeats += 1 }
-        }
-        // The difference to the previous beat counts while that beat is in the window.
-        if sequence > oldest, let difference = entry.difference {
-            statistics.add(difference: difference)
-        }
-        end = sequence + 1
-        let cutoff = entry.beat.time - length
-        while oldest < end, ring[oldest].beat.time <= cutoff { evictOldest(from: ring) }
+    mutating func advance(to newest: Beat, in ring: BeatRing) {
+        oldest = max(oldest, ring.oldestSequence)
+        let cutoff = newest.time - length
+        while oldest < ring.nextSequence, ring[oldest].beat.time <= cutoff { oldest += 1 }
     }
 
-    /// Drops the oldest beat, also when the ring is about to overwrite it.
-    mutating func evictOldest(from ring: BeatRing) {
-        let beat = ring[oldest].beat
-        if beat.isUsable {
-            statistics.remove(beat.interval)
-            if beat.isCorrected { correctedBeats -= 1 }
-        }
-        if oldest + 1 < end, let difference = ring[oldest + 1].difference {
-            statistics.remove(difference: difference)
-        }
-        oldest += 1
+    /// The window's sums and corrected beats, from the recording's totals after the newest beat.
+    @inline(__always)
+    func contents(of ring: BeatRing, totals: RecordingTotals) -> (statistics: IntervalStatistics, correctedBeats: Int) {
+        guard oldest < ring.nextSequence else { return (IntervalStatistics(), 0) }
+        let start = ring[oldest]
+        return (totals.statistics.subtracting(start.windowStart), totals.correctedBeats - start.correctedBefore)
     }
-
-    var beatCount: Int { end - oldest }
 }

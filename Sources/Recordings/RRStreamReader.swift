@@ -42,7 +42,8 @@ public struct RRStreamReader {
     public mutating func consume(_ piece: UnsafeBufferPointer<UInt8>, emit: (RRInterval) -> Void) throws(RecordingError) {
         var lineStart = 0
         while true {
-            if carry.isEmpty, unitJudged, layout == .list, let (value, newline) = plainLine(in: piece, from: lineStart),
+            if carry.isEmpty, unitJudged, layout == .list,
+                let (value, newline) = Self.plainLine(in: piece, from: lineStart, scale: unit.microticks),
                 total + value.microticks <= RRFileReader.longestRecording
             {
                 lineNumber += 1
@@ -69,33 +70,43 @@ public struct RRStreamReader {
     /// The interval of a list file's line written as plain digits with at most one decimal point
     /// (`812`, `781.25`), ending at a newline in `piece`, read in one pass over its bytes: most
     /// lines of a long recording. Nil for any other line, or a value out of range, which the
-    /// general path then reads (and reports).
-    private func plainLine(in piece: UnsafeBufferPointer<UInt8>, from start: Int) -> (RRInterval, newline: Int)? {
+    /// general path then reads (and reports). Static: as a method it was handed a copy of the
+    /// whole reader (152 bytes) for every line; inlined into `consume`'s loop.
+    @inline(__always)
+    private static func plainLine(
+        in piece: UnsafeBufferPointer<UInt8>, from start: Int, scale: Int64
+    ) -> (RRInterval, newline: Int)? {
         var mantissa: UInt64 = 0
-        var digits = 0
-        var fractionDigits = 0
-        var point = false
         var index = start
-        while index < piece.count {
-            let byte = piece[index]
-            if case let digit = byte &- UInt8(ascii: "0"), digit < 10 {
-                mantissa = mantissa &* 10 &+ UInt64(digit)
-                digits += 1
-                if point { fractionDigits += 1 }
-            } else if byte == UInt8(ascii: "."), !point {
-                point = true
-            } else {
-                break
-            }
+        // Integer digits, then the fraction's: two tight loops, the counts from the positions,
+        // where one loop over both kept three counters and asked at each byte which part it was in.
+        readDigits(of: piece, from: &index, into: &mantissa)
+        let integerDigits = index - start
+        var fractionDigits = 0
+        if index < piece.count, piece[index] == UInt8(ascii: ".") {
             index += 1
+            let fractionStart = index
+            readDigits(of: piece, from: &index, into: &mantissa)
+            fractionDigits = index - fractionStart
         }
+        let digits = integerDigits + fractionDigits
         // Up to 18 digits the mantissa is exact, as DecimalParser keeps it.
         guard index < piece.count, piece[index] == UInt8(ascii: "\n"), digits > 0, digits <= 18,
             case .value(let microticks) = DecimalParser.value(
-                mantissa: mantissa, exponent: -fractionDigits, negative: false, scale: unit.microticks),
+                mantissa: mantissa, exponent: -fractionDigits, negative: false, scale: scale),
             microticks > 0, microticks <= RRFileReader.longestInterval.microticks
         else { return nil }
         return (RRInterval(microticks: microticks), index)
+    }
+
+    /// Appends the decimal digits from `index` on to `mantissa` (wrapping: past 18 digits the
+    /// caller rejects the line), leaving `index` at the first other byte.
+    @inline(__always)
+    private static func readDigits(of piece: UnsafeBufferPointer<UInt8>, from index: inout Int, into mantissa: inout UInt64) {
+        while index < piece.count, case let digit = piece[index] &- UInt8(ascii: "0"), digit < 10 {
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            index += 1
+        }
     }
 
     /// The end of the file: its last line, the unit judged if it was not yet, and what was read.

@@ -47,6 +47,69 @@ import Testing
         #expect(mismatches == 0)
     }
 
+    /// With correction on, implausible intervals, breaks in the sequence and runs too fast for the
+    /// ring: each window's sums and corrected beats equal a recount of the beats it spans, as the
+    /// pipeline emitted them (usable intervals; a difference where both beats are usable, no
+    /// break lies between and the earlier one is in the window; the ring's last 128 beats at most).
+    @Test(arguments: [UInt64(4), 5, 6])
+    func windowsEqualRecountWithCorrectionsGapsAndOverflow(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        var configuration = HRVPipeline.Configuration()
+        configuration.rmssdWindow = 10
+        configuration.sdnnWindow = 20  // ring: 20 s × 5 beats/s + 16 → 128 beats
+        var pipeline = HRVPipeline(configuration: configuration)
+        var updates: [HRVUpdate] = []
+        var current: Int64 = 800
+        for index in 0..<20_000 {
+            current = min(max(current + Int64.random(in: -40...40, using: &generator), 300), 1500)
+            var milliseconds = current
+            switch Int.random(in: 0..<200, using: &generator) {
+            case 0: milliseconds = 50  // implausible
+            case 1: milliseconds = 5_000
+            case 2...5: milliseconds = current * 6 / 10  // premature: corrected
+            case 6: pipeline.breakContinuity { updates.append($0) }
+            default: break
+            }
+            if index % 3_000 >= 2_700 { milliseconds = 105 + Int64(index % 5) }  // beyond the ring
+            let jitter = Int64.random(in: 0..<RRInterval.microticksPerMillisecond, using: &generator)
+            pipeline.append(RRInterval(microticks: milliseconds * RRInterval.microticksPerMillisecond + jitter)) { updates.append($0) }
+        }
+        pipeline.finish { updates.append($0) }
+
+        var ringBound = false
+        func recount(ending newest: Int, length: Int64) -> (IntervalStatistics, Int) {
+            let cutoff = updates[newest].beat.time - length
+            var start = newest
+            while start > max(0, newest - 127), updates[start - 1].beat.time > cutoff { start -= 1 }
+            if start > 0, updates[start - 1].beat.time > cutoff { ringBound = true }
+            var statistics = IntervalStatistics()
+            var corrected = 0
+            for index in start...newest {
+                let beat = updates[index].beat
+                guard beat.isUsable else { continue }
+                statistics.add(beat.interval)
+                if beat.isCorrected { corrected += 1 }
+                if index > start, updates[index - 1].beat.isUsable, !beat.followsGap {
+                    statistics.addDifference(updates[index - 1].beat.interval, beat.interval)
+                }
+            }
+            return (statistics, corrected)
+        }
+        var mismatches = 0
+        for (index, update) in updates.enumerated() {
+            if update.sequence != index { mismatches += 1 }
+            for (window, seconds) in [(update.rmssdWindow, 10.0), (update.sdnnWindow, 20.0)] {
+                let (statistics, corrected) = recount(ending: index, length: Int64(seconds * 1_024_000_000))
+                if window.statistics != statistics || window.correctedBeats != corrected { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0)
+        // Every case the recount distinguishes happened.
+        #expect(ringBound)
+        #expect(updates.contains { !$0.beat.isUsable } && updates.contains { $0.beat.followsGap })
+        #expect(updates.contains { $0.beat.isCorrected && $0.beat.isUsable })
+    }
+
     /// The exact integer formulas agree with the textbook floating-point definitions.
     @Test func exactFormulasMatchDefinitions() {
         let intervals = Self.randomIntervals(count: 5_000, seed: 9)
