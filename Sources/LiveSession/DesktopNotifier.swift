@@ -19,6 +19,10 @@ public final class DesktopNotifier: SessionOutput {
     private var lastSent: Double?
     /// The server's id of our last bubble, so the next replaces it; 0 for none.
     private var bubble: UInt32 = 0
+    /// A bubble sent and not yet answered with its id, and the newest one waiting for that id: sent
+    /// before the answer, it would open a second bubble instead of replacing the first.
+    private var awaitingID = false
+    private var waiting: (summary: String, body: String)?
     /// Servers with the `body-markup` capability read the body as markup, where `&` and `<` must be
     /// escaped; most have it, so escape until the server says otherwise.
     private var bodyIsMarkup = true
@@ -48,22 +52,37 @@ public final class DesktopNotifier: SessionOutput {
         let subject = namesSensor ? "Stress on \(sensor ?? "a sensor")" : "Stress"
         let summary = subject + ": try \(Formatting.fixed(suggestion.minutes, digits: 0)) min of \(suggestion.pattern.name) breathing"
         let body = suggestion.reason + ".\n" + suggestion.tip
+        if awaitingID { waiting = (summary, body) } else { notify(summary: summary, body: body) }
+    }
+
+    /// Sends what is queued before the process ends.
+    public func finish(_ summary: SessionSummary) {
+        isFinished = true
+        if let waiting {
+            self.waiting = nil
+            notify(summary: waiting.summary, body: waiting.body)
+        }
+        connection.close()
+    }
+
+    private func notify(summary: String, body: String) {
         // Notify(app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout): -1 is
         // the server's default timeout; urgency 1 is normal.
         let arguments: [DBusValue] = [
             .string("hrvmon"), .uint32(bubble), .string(""), .string(summary), .string(bodyIsMarkup ? Self.escaped(body) : body),
             .strings([]), .properties(["urgency": .byte(1)]), .int32(-1),
         ]
+        awaitingID = true
         connection.call(destination: Self.service, path: Self.path, interface: Self.service, member: "Notify", arguments: arguments) { [weak self] result in
+            guard let self else { return }
             // Without a notification service the call fails (ServiceUnknown): nothing to tell.
-            if case .success(let values) = result, let id = values.first?.integer { self?.bubble = UInt32(truncatingIfNeeded: id) }
+            if case .success(let values) = result, let id = values.first?.integer { bubble = UInt32(truncatingIfNeeded: id) }
+            awaitingID = false
+            if !isFinished, let waiting {
+                self.waiting = nil
+                notify(summary: waiting.summary, body: waiting.body)
+            }
         }
-    }
-
-    /// Sends what is queued before the process ends.
-    public func finish(_ summary: SessionSummary) {
-        isFinished = true
-        connection.close()
     }
 
     private static func escaped(_ text: String) -> String {
