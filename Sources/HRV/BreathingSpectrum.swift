@@ -189,9 +189,9 @@ struct BreathingSpectrum {
                 let frameReal = UnsafeMutableRawPointer(frameReal.baseAddress!).assumingMemoryBound(to: Vector.self)
                 let frameImaginary = UnsafeMutableRawPointer(frameImaginary.baseAddress!).assumingMemoryBound(to: Vector.self)
                 for chunk in 0..<vectors {
-                    var (re, im) = (Vector(), Vector())
                     let base = 2 &* blocks &* chunk
-                    for slot in 0..<blocks {
+                    var (re, im) = (transforms[unchecked: base], transforms[unchecked: base &+ 1])
+                    for slot in 1..<blocks {
                         re += transforms[unchecked: base &+ 2 &* slot]
                         im += transforms[unchecked: base &+ 2 &* slot &+ 1]
                     }

@@ -22,6 +22,8 @@ struct RecentBeats {
     }
 
     /// Mean heart rate of the last `heartRateBeats` beats, bpm; nil until there are that many.
+    /// Inlined: a call passed the eight lanes through the stack.
+    @inline(__always)
     var heartRate: Double? {
         guard count == Self.heartRateBeats else { return nil }
         // Oldest first, as the intervals came.
