@@ -35,6 +35,8 @@ struct RingDeque<Element> {
         }
     }
 
+    /// Inlined: the posture history appends on every beat, and the call cost as much as the rest.
+    @inline(__always)
     mutating func append(_ element: Element) {
         if count == storage.count { grow(filling: element) }
         storage[slot(count)] = element

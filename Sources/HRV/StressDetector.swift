@@ -251,6 +251,7 @@ public struct StressDetector {
     /// Whether the body is exercising now; opens and closes activity episodes. The last beats'
     /// heart rate follows the start and the end of exercise within seconds; heart rate stays high
     /// for minutes after exercise, so its end is read from the fall, not the level.
+    @inline(__always)  // once per beat: a call spilled its six arguments
     private mutating func trackActivity(
         time: Double, heartRate: Double?, windowAboveRest: Double?, referenceHR: Double, emit: (StressEpisode) -> Void
     ) -> Bool {
@@ -287,6 +288,7 @@ public struct StressDetector {
 
     /// Whether the body is still recovering from exercise: until window heart rate and ln RMSSD
     /// have been back near the reference for `release` seconds, at most `recoveryMaximum`.
+    @inline(__always)
     private mutating func trackRecovery(time: Double, z: Double?, aboveRest: Double?) -> Bool {
         guard var current = recovery else { return false }
         let c = configuration
