@@ -20,7 +20,9 @@ public struct BeatJudge {
 
     public mutating func judge(_ update: HRVUpdate, sensorContact: Bool = true) -> StressAssessment {
         let assessment = detector.update(update, sensorContact: sensorContact) { episodes.append($0) }
-        if let suggestion = coach.consider(assessment, at: update.beat.seconds) {
+        // A suggestion answers only the beat where an episode is declared: asking on every beat
+        // cost more than the rest of the judge around the detector.
+        if assessment.episodeStarted != nil, let suggestion = coach.consider(assessment, at: update.beat.seconds) {
             suggestions.append(suggestion)
         }
         for index in effects.indices { effects[index].observe(update.beat) }

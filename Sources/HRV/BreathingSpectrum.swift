@@ -32,14 +32,15 @@ struct BreathingSpectrum {
 
     private static let tables = Tables()
 
-    /// Block transforms (real and imaginary parts, `transformedBins.count` per block), a ring of
-    /// the last `blocksPerFrame` blocks, and each block's Σx and Σm·x (m from the block's start).
-    private var real: [Double]
-    private var imaginary: [Double]
+    /// Block transforms of the last `blocksPerFrame` blocks (a ring of slots), and each block's
+    /// Σx and Σm·x (m from the block's start). The transforms are kept by vector of bins, then
+    /// slot, then real and imaginary part: a frame adds each vector's six slots from one place.
+    private var transforms: [Vector]
     private var sums: [Double]
     private var moments: [Double]
-    /// Samples of the block being filled.
-    private var pending: [Double]
+    /// Samples of the block being filled, each in both lanes (the transform adds a sample to two
+    /// bins at once). Inline, so a sample is stored without a uniqueness check.
+    private var pending = InlineArray<20, Vector>(repeating: .zero)
     private var pendingCount = 0
     /// Blocks completed since the grid started; the next block's number.
     private var blockCount = 0
@@ -52,12 +53,11 @@ struct BreathingSpectrum {
     private var spectrum = RRSpectrum(frequencies: bins.map { Double($0) * resolution })
 
     init() {
-        let size = Self.binStride * Self.blocksPerFrame
-        real = Array(repeating: 0, count: size)
-        imaginary = Array(repeating: 0, count: size)
+        precondition(pending.count == Self.blockLength)
+        let size = Self.vectors * Self.blocksPerFrame
+        transforms = Array(repeating: .zero, count: 2 * size)
         sums = Array(repeating: 0, count: Self.blocksPerFrame)
         moments = Array(repeating: 0, count: Self.blocksPerFrame)
-        pending = Array(repeating: 0, count: Self.blockLength)
     }
 
     /// Adds a beat (times increasing); true when a block was completed, so the frame moved on.
@@ -106,7 +106,7 @@ struct BreathingSpectrum {
     // MARK: blocks
 
     private mutating func push(_ sample: Double) -> Bool {
-        pending[pendingCount] = sample
+        pending[pendingCount] = Vector(repeating: sample)
         pendingCount += 1
         guard pendingCount == Self.blockLength else { return false }
         transformBlock()
@@ -118,43 +118,41 @@ struct BreathingSpectrum {
     /// The completed block's transform at every bin, its phase counted from the grid's start:
     /// Σ x[m]·e^{−iωm} within the block, turned by e^{−iω·start}. By the Goertzel recurrence
     /// s[m] = x[m] + 2cos ω·s[m−1] − s[m−2] (one multiplication per sample and bin, where the
-    /// plain sum takes two), four bins to a vector; then Σ x[m]·e^{−iωm} =
+    /// plain sum takes two), two bins to a vector (one SSE2 register); then Σ x[m]·e^{−iωm} =
     /// e^{−iω(L−1)}·(s[L−1] − e^{−iω}·s[L−2]) for a block of L samples. Twenty samples are too few
     /// for the recurrence's rounding to grow: the spectra stay within 1e-12 of the plain sums'.
     private mutating func transformBlock() {
-        let vectors = Self.binStride / 4
-        let slot = (blockCount % Self.blocksPerFrame) * Self.binStride
+        let vectors = Self.vectors
+        let slot = blockCount % Self.blocksPerFrame
         let end = (blockCount % Self.phasePeriod) * vectors
         let tables = Self.tables
+        let (goertzel, cosine, sine) = (tables.goertzel.span, tables.cosine.span, tables.sine.span)
+        let (endCosine, endSine) = (tables.endCosine.span, tables.endSine.span)
+        let x = pending.span
         var sum = 0.0, moment = 0.0
         for m in 0..<Self.blockLength {
-            sum += pending[m]
-            moment += Double(m) * pending[m]
+            sum += x[unchecked: m][0]
+            moment += Double(m) * x[unchecked: m][0]
         }
         sums[blockCount % Self.blocksPerFrame] = sum
         moments[blockCount % Self.blocksPerFrame] = moment
-        let x = pending
-        real.withUnsafeMutableBufferPointer { real in
-            imaginary.withUnsafeMutableBufferPointer { imaginary in
-                x.withUnsafeBufferPointer { x in
-                    precondition(real.count == Self.blocksPerFrame * Self.binStride && imaginary.count == real.count)
-                    precondition(x.count == Self.blockLength)
-                    for chunk in 0..<vectors {
-                        let coefficient = tables.goertzel[chunk]
-                        // Two samples a step, the two states taking turns: no copying between them.
-                        var (s1, s2) = (Vector(), Vector())
-                        for m in Swift.stride(from: 0, to: Self.blockLength, by: 2) {
-                            s2 = Vector(repeating: x[m]) + coefficient * s1 - s2
-                            s1 = Vector(repeating: x[m &+ 1]) + coefficient * s2 - s1
-                        }
-                        // s[L−1] − e^{−iω}·s[L−2]…
-                        let (a, b) = (s1 - tables.cosine[chunk] * s2, tables.sine[chunk] * s2)
-                        // …× e^{−iω·(start + L − 1)}
-                        let (endC, endS) = (tables.endCosine[end + chunk], tables.endSine[end + chunk])
-                        real.store(a * endC + b * endS, at: slot + 4 * chunk)
-                        imaginary.store(b * endC - a * endS, at: slot + 4 * chunk)
-                    }
+        transforms.withUnsafeMutableBufferPointer { transforms in
+            precondition(transforms.count == 2 * Self.blocksPerFrame * vectors)
+            for chunk in 0..<vectors {
+                let coefficient = goertzel[unchecked: chunk]
+                // Two samples a step, the two states taking turns: no copying between them.
+                var (s1, s2) = (Vector(), Vector())
+                for m in Swift.stride(from: 0, to: Self.blockLength, by: 2) {
+                    s2 = x[unchecked: m] + coefficient * s1 - s2
+                    s1 = x[unchecked: m &+ 1] + coefficient * s2 - s1
                 }
+                // s[L−1] − e^{−iω}·s[L−2]…
+                let (a, b) = (s1 - cosine[unchecked: chunk] * s2, sine[unchecked: chunk] * s2)
+                // …× e^{−iω·(start + L − 1)}
+                let (endC, endS) = (endCosine[unchecked: end &+ chunk], endSine[unchecked: end &+ chunk])
+                let position = 2 &* (chunk &* Self.blocksPerFrame &+ slot)
+                transforms[position] = a * endC + b * endS
+                transforms[position &+ 1] = b * endC - a * endS
             }
         }
     }
@@ -179,27 +177,28 @@ struct BreathingSpectrum {
         let slope = (sumMX - middle * sumX) / tables.indexVariance
         let intercept = sumX / n - slope * middle
         // The frame's transform at each bin, its phase now counted from the frame's start.
-        let vectors = stride / 4
+        let vectors = Self.vectors
         let turn = (first % Self.phasePeriod) * vectors
-        let (real, imaginary) = (self.real, self.imaginary)
+        let (turnCosine, turnSine) = (tables.turnCosine.span, tables.turnSine.span)
+        let storage = self.transforms
+        let transforms = storage.span
+        precondition(transforms.count == 2 * blocks * vectors)
         self.frameReal.withUnsafeMutableBufferPointer { frameReal in
             self.frameImaginary.withUnsafeMutableBufferPointer { frameImaginary in
-                real.withUnsafeBufferPointer { real in
-                    imaginary.withUnsafeBufferPointer { imaginary in
-                        precondition(real.count == blocks * stride && imaginary.count == real.count)
-                        precondition(frameReal.count == stride && frameImaginary.count == stride)
-                        for chunk in 0..<vectors {
-                            var (re, im) = (Vector(), Vector())
-                            for slot in 0..<blocks {
-                                re += real.vector(at: slot &* stride &+ 4 &* chunk)
-                                im += imaginary.vector(at: slot &* stride &+ 4 &* chunk)
-                            }
-                            // × e^{+iω·start}, the conjugate of the turn
-                            let (turnC, turnS) = (tables.turnCosine[turn + chunk], tables.turnSine[turn + chunk])
-                            frameReal.store(re * turnC - im * turnS, at: 4 * chunk)
-                            frameImaginary.store(re * turnS + im * turnC, at: 4 * chunk)
-                        }
+                precondition(frameReal.count == Self.binStride && frameImaginary.count == Self.binStride)
+                let frameReal = UnsafeMutableRawPointer(frameReal.baseAddress!).assumingMemoryBound(to: Vector.self)
+                let frameImaginary = UnsafeMutableRawPointer(frameImaginary.baseAddress!).assumingMemoryBound(to: Vector.self)
+                for chunk in 0..<vectors {
+                    let base = 2 &* blocks &* chunk
+                    var (re, im) = (transforms[unchecked: base], transforms[unchecked: base &+ 1])
+                    for slot in 1..<blocks {
+                        re += transforms[unchecked: base &+ 2 &* slot]
+                        im += transforms[unchecked: base &+ 2 &* slot &+ 1]
                     }
+                    // × e^{+iω·start}, the conjugate of the turn
+                    let (turnC, turnS) = (turnCosine[unchecked: turn &+ chunk], turnSine[unchecked: turn &+ chunk])
+                    frameReal[chunk] = re * turnC - im * turnS
+                    frameImaginary[chunk] = re * turnS + im * turnC
                 }
             }
         }
@@ -233,9 +232,12 @@ struct BreathingSpectrum {
         }
     }
 
-    typealias Vector = SIMD4<Double>
+    /// Two bins: one SSE2 register on the x86-64 baseline (a SIMD4 is two, and its operations
+    /// cost twice the instructions for no fewer loads).
+    typealias Vector = SIMD2<Double>
     /// Transformed bins padded to whole vectors.
-    static let binStride = (transformedBins.count + 3) / 4 * 4
+    static let binStride = (transformedBins.count + 1) / 2 * 2
+    static let vectors = binStride / 2
 
     /// Constants of the transform, computed once; per-bin rows padded to `binStride`.
     private struct Tables {
@@ -265,12 +267,12 @@ struct BreathingSpectrum {
             let frame = BreathingSpectrum.frameLength
             func omega(_ bin: Int) -> Double { 2 * Double.pi * Double(bin) * BreathingSpectrum.resolution / BreathingSpectrum.sampleRate }
             /// Rows of `f(bin, row)` over the transformed bins, padded with zeros, as vectors
-            /// indexed by row · (binStride / 4) + chunk.
+            /// indexed by row · vectors + chunk.
             func rows(_ count: Int, _ f: (Int, Int) -> Double) -> [Vector] {
                 (0..<count).flatMap { row in
-                    Swift.stride(from: 0, to: BreathingSpectrum.binStride, by: 4).map { column in
+                    Swift.stride(from: 0, to: BreathingSpectrum.binStride, by: 2).map { column in
                         var vector = Vector()
-                        for lane in 0..<4 where column + lane < bins.count {
+                        for lane in 0..<2 where column + lane < bins.count {
                             vector[lane] = f(bins.lowerBound + column + lane, row)
                         }
                         return vector
@@ -285,32 +287,30 @@ struct BreathingSpectrum {
             turnCosine = rows(BreathingSpectrum.phasePeriod) { k, b in Double.cos(omega(k) * Double(b * length)) }
             turnSine = rows(BreathingSpectrum.phasePeriod) { k, b in Double.sin(omega(k) * Double(b * length)) }
             let window = (0..<frame).map { RRSpectrum.hann($0, length: frame) }
-            func transform(_ weight: (Int) -> Double) -> (real: [Double], imaginary: [Double]) {
-                let band = BreathingSpectrum.bins
-                let real = band.map { k in (0..<frame).reduce(0.0) { $0 + weight($1) * Double.cos(omega(k) * Double($1)) } }
-                let imaginary = band.map { k in (0..<frame).reduce(0.0) { $0 - weight($1) * Double.sin(omega(k) * Double($1)) } }
-                return (real, imaginary)
+            // The windowed frame's transforms of 1 and of m, from one cos and sin per bin and
+            // sample (each sum in sample order).
+            var (windowReal, windowImaginary, rampReal, rampImaginary) = ([Double](), [Double](), [Double](), [Double]())
+            for k in BreathingSpectrum.bins {
+                var (wr, wi, rr, ri) = (0.0, 0.0, 0.0, 0.0)
+                for m in 0..<frame {
+                    let (cos, sin) = (Double.cos(omega(k) * Double(m)), Double.sin(omega(k) * Double(m)))
+                    let ramp = window[m] * Double(m)
+                    (wr, wi) = (wr + window[m] * cos, wi - window[m] * sin)
+                    (rr, ri) = (rr + ramp * cos, ri - ramp * sin)
+                }
+                windowReal.append(wr)
+                windowImaginary.append(wi)
+                rampReal.append(rr)
+                rampImaginary.append(ri)
             }
-            (windowReal, windowImaginary) = transform { window[$0] }
-            (rampReal, rampImaginary) = transform { window[$0] * Double($0) }
+            (self.windowReal, self.windowImaginary, self.rampReal, self.rampImaginary) = (windowReal, windowImaginary, rampReal, rampImaginary)
             let middle = Double(frame - 1) / 2
             indexVariance = (0..<frame).reduce(0.0) { $0 + (Double($1) - middle) * (Double($1) - middle) }
             densityScale = 2 / (BreathingSpectrum.sampleRate * window.reduce(0.0) { $0 + $1 * $1 })
+            // The transforms read the rows unchecked.
+            let vectors = BreathingSpectrum.vectors, rowsOfPhases = BreathingSpectrum.phasePeriod * vectors
+            precondition(goertzel.count == vectors && cosine.count == vectors && sine.count == vectors)
+            precondition([endCosine, endSine, turnCosine, turnSine].allSatisfy { $0.count == rowsOfPhases })
         }
-    }
-}
-
-// Unchecked in release builds: each loop checks its whole range once before it starts.
-extension UnsafeMutableBufferPointer<Double> {
-    fileprivate func store(_ vector: BreathingSpectrum.Vector, at index: Int) {
-        assert(index >= 0 && index + 4 <= count)
-        UnsafeMutableRawPointer(baseAddress! + index).storeBytes(of: vector, as: BreathingSpectrum.Vector.self)
-    }
-}
-
-extension UnsafeBufferPointer<Double> {
-    fileprivate func vector(at index: Int) -> BreathingSpectrum.Vector {
-        assert(index >= 0 && index + 4 <= count)
-        return UnsafeRawPointer(baseAddress! + index).loadUnaligned(as: BreathingSpectrum.Vector.self)
     }
 }

@@ -16,10 +16,13 @@ struct PostureChange {
     static let refractory = 60.0
 
     /// Heart rates of the last 25 s, oldest first; the first `agedCount` are 15 s old or more.
-    /// Their range is scanned when it is needed (a dozen or two beats): cheaper than keeping it
-    /// in sliding extrema on every beat.
     private var history = RingDeque<(time: Double, heartRate: Double)>()
     private var agedCount = 0
+    /// The range of the aged heart rates, nil when it must be scanned afresh: a beat that ages
+    /// widens it, and it is forgotten only when a beat leaving the history held one of its
+    /// ends (a sixth of the beats or so), where scanning the dozen aged beats on every beat cost
+    /// more than the rest of the detector's posture rule. Sliding extrema cost more still.
+    private var agedRange: (low: Double, high: Double)?
     private var rise: (time: Double, before: Double, peak: Double)?
     /// A fall counts once heart rate has stayed down for `fallHold` seconds: everyday heart rate
     /// dips for a few breaths (ambulatory recordings are full of them), a posture holds.
@@ -32,10 +35,17 @@ struct PostureChange {
     /// The time of the change, on the beat where one is recognised.
     mutating func observe(heartRate: Double, at time: Double) -> Double? {
         history.append((time, heartRate))
-        while agedCount < history.count, history[agedCount].time <= time - 15 { agedCount += 1 }
+        while agedCount < history.count, history[agedCount].time <= time - 15 {
+            if let range = agedRange {
+                let aged = history[agedCount].heartRate
+                agedRange = (min(range.low, aged), max(range.high, aged))
+            }
+            agedCount += 1
+        }
         while let oldest = history.first, oldest.time < time - 25 {
             history.removeFirst()
             agedCount -= 1
+            if let range = agedRange, oldest.heartRate == range.low || oldest.heartRate == range.high { agedRange = nil }
         }
         guard time - lastChange >= Self.refractory else { return nil }
         if var candidate = rise {
@@ -58,11 +68,7 @@ struct PostureChange {
         }
         // The range of heart rate 15–25 s ago.
         guard let oldest = history.first, time - oldest.time >= 20, agedCount > 0 else { return nil }
-        var (low, high) = (oldest.heartRate, oldest.heartRate)
-        history.forEach(inFirst: agedCount) { aged in
-            low = min(low, aged.heartRate)
-            high = max(high, aged.heartRate)
-        }
+        let (low, high) = agedRange ?? scanAgedRange(from: oldest.heartRate)
         if heartRate - low >= step {
             rise = (time, low, heartRate)
         } else if high - heartRate >= step {
@@ -71,10 +77,21 @@ struct PostureChange {
         return nil
     }
 
+    private mutating func scanAgedRange(from oldest: Double) -> (low: Double, high: Double) {
+        var (low, high) = (oldest, oldest)
+        history.forEach(inFirst: agedCount) { aged in
+            low = min(low, aged.heartRate)
+            high = max(high, aged.heartRate)
+        }
+        agedRange = (low, high)
+        return (low, high)
+    }
+
     /// Forgets the history (a gap in the recording, or a state where posture is not judged).
     mutating func reset() {
         history.removeAll()
         agedCount = 0
+        agedRange = nil
         rise = nil
         fall = nil
     }

@@ -122,10 +122,12 @@ public struct RRSpectrum: Equatable, Sendable {
             let step = frequencies[1] - first
             let count = frequencies.count
             func inside(_ index: Int) -> Bool { closed ? frequencies[index] <= high : frequencies[index] < high }
-            var start = min(count, max(0, Int(((low - first) / step).rounded(.down))))
+            // Truncated, not rounded down (a call to floor on this baseline): the two differ only
+            // between -1 and 0, which the clamps below turn into the same index.
+            var start = min(count, max(0, Int((low - first) / step)))
             while start > 0, frequencies[start - 1] >= low { start -= 1 }
             while start < count, frequencies[start] < low { start += 1 }
-            var end = min(count, max(start, Int(((high - first) / step).rounded(.down))))
+            var end = min(count, max(start, Int((high - first) / step)))
             while end > start, !inside(end - 1) { end -= 1 }
             while end < count, inside(end) { end += 1 }
             return start..<end

@@ -26,15 +26,18 @@ struct RestingReference {
     /// only with a sample.
     private(set) var level: (lnRMSSD: Double, heartRate: Double)?
 
-    /// Median resting breathing rate, breaths per minute.
-    var breathingRate: Double? { breathing.quantile(0.5) }
+    /// Median resting breathing rate, breaths per minute. Kept, as `level` is.
+    private(set) var breathingRate: Double?
 
     mutating func add(lnRMSSD ln: Double, heartRate rate: Double, breathingRate breaths: Double?, at time: Double) {
         guard time >= nextSample else { return }
         nextSample = time + Self.spacing
         rmssd.push(Double.exp(ln))
         heartRate.push(rate)
-        if let breaths { breathing.push(breaths) }
+        if let breaths {
+            breathing.push(breaths)
+            breathingRate = breathing.quantile(0.5)
+        }
         if let rmssd = rmssd.quantile(0.6), rmssd > 0, let heartRate = heartRate.quantile(0.4) {
             level = (Double.log(rmssd), heartRate)
         } else {
@@ -48,6 +51,7 @@ struct RestingReference {
         heartRate.removeAll()
         breathing.removeAll()
         level = nil
+        breathingRate = nil
         nextSample = time
     }
 }

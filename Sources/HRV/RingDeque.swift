@@ -11,14 +11,14 @@ struct RingDeque<Element> {
     private(set) var count = 0
 
     var isEmpty: Bool { count == 0 }
-    var first: Element? { isEmpty ? nil : storage[head] }
-    var last: Element? { isEmpty ? nil : storage[slot(count - 1)] }
+    var first: Element? { isEmpty ? nil : element(at: head) }
+    var last: Element? { isEmpty ? nil : element(at: slot(count &- 1)) }
 
     /// The element `offset` places from the first.
     subscript(offset: Int) -> Element {
         get {
             precondition(offset >= 0 && offset < count, "RingDeque offset \(offset) out of 0..<\(count)")
-            return storage[slot(offset)]
+            return element(at: slot(offset))
         }
         set {
             precondition(offset >= 0 && offset < count, "RingDeque offset \(offset) out of 0..<\(count)")
@@ -35,10 +35,12 @@ struct RingDeque<Element> {
         }
     }
 
+    /// Inlined: the posture history appends on every beat, and the call cost as much as the rest.
+    @inline(__always)
     mutating func append(_ element: Element) {
         if count == storage.count { grow(filling: element) }
         storage[slot(count)] = element
-        count += 1
+        count &+= 1
     }
 
     mutating func prepend(_ element: Element) {
@@ -51,17 +53,17 @@ struct RingDeque<Element> {
     @discardableResult
     mutating func removeFirst() -> Element {
         precondition(!isEmpty, "removeFirst from an empty RingDeque")
-        let element = storage[head]
-        head = (head + 1) & mask
-        count -= 1
+        let element = element(at: head)
+        head = (head &+ 1) & mask
+        count &-= 1
         return element
     }
 
     @discardableResult
     mutating func removeLast() -> Element {
         precondition(!isEmpty, "removeLast from an empty RingDeque")
-        count -= 1
-        return storage[slot(count)]
+        count &-= 1
+        return element(at: slot(count))
     }
 
     /// Empties the queue, keeping its storage.
@@ -70,7 +72,13 @@ struct RingDeque<Element> {
         count = 0
     }
 
-    private func slot(_ offset: Int) -> Int { (head + offset) & mask }
+    private func slot(_ offset: Int) -> Int { (head &+ offset) & mask }
+
+    /// A slot's element without a bounds check: a slot is masked into the storage, whose count is
+    /// a power of two once anything was appended (callers check that the queue holds the slot).
+    private func element(at slot: Int) -> Element {
+        storage.withUnsafeBufferPointer { $0[slot] }
+    }
 
     /// Doubles the storage (at least 8), the elements moved to its start in order; `filler` only
     /// initialises the slots not yet used.

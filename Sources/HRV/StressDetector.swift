@@ -90,12 +90,14 @@ public struct StressDetector {
     /// Breaths per minute of the last minute, and whether that is slow paced breathing.
     private var breathingRate: Double?
     private var pacedBreathing = false
-    /// The last three breathing rates (half a minute).
+    /// The last three breathing rates (half a minute), and their median once there are three:
+    /// speech makes single ones jump. Taken when a rate comes, not on every beat.
     private var breathingRates: [Double] = {
         var rates: [Double] = []
         rates.reserveCapacity(3)
         return rates
     }()
+    private var medianBreathingRate: Double?
 
     private var stressCandidate: (start: Double, lastTrue: Double)?
     private var releaseStart: Double?
@@ -202,9 +204,8 @@ public struct StressDetector {
         guard let lnRMSSD, let heartRate, let z, let aboveRest else { return judged }
         let level = min(100, max(0, 25 + 50 * (referenceLn - lnRMSSD) + 0.5 * max(0, aboveRest)))
         let wasOpen = openStress != nil
-        // The median of the last half minute's estimates: speech makes single ones jump. (Nothing
-        // that takes the whole of self here: each copied the detector, every beat.)
-        let breathesFaster = if let rate = Self.median(ofThree: breathingRates), let resting = reference.breathingRate {
+        // (Nothing that takes the whole of self here: each copied the detector, every beat.)
+        let breathesFaster = if let rate = medianBreathingRate, let resting = reference.breathingRate {
             rate - resting >= configuration.fasterBreathing
         } else {
             false
@@ -242,6 +243,7 @@ public struct StressDetector {
         breathingRate = rate
         if breathingRates.count == 3 { breathingRates.removeFirst() }
         breathingRates.append(rate)
+        medianBreathingRate = Self.median(ofThree: breathingRates)
     }
 
     // MARK: activity and recovery
@@ -249,6 +251,7 @@ public struct StressDetector {
     /// Whether the body is exercising now; opens and closes activity episodes. The last beats'
     /// heart rate follows the start and the end of exercise within seconds; heart rate stays high
     /// for minutes after exercise, so its end is read from the fall, not the level.
+    @inline(__always)  // once per beat: a call spilled its six arguments
     private mutating func trackActivity(
         time: Double, heartRate: Double?, windowAboveRest: Double?, referenceHR: Double, emit: (StressEpisode) -> Void
     ) -> Bool {
@@ -285,6 +288,7 @@ public struct StressDetector {
 
     /// Whether the body is still recovering from exercise: until window heart rate and ln RMSSD
     /// have been back near the reference for `release` seconds, at most `recoveryMaximum`.
+    @inline(__always)
     private mutating func trackRecovery(time: Double, z: Double?, aboveRest: Double?) -> Bool {
         guard var current = recovery else { return false }
         let c = configuration

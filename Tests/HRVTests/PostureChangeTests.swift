@@ -3,9 +3,10 @@ import Testing
 
 @testable import HRV
 
-/// PostureChange keeps its 25 s history in a ring and scans the range 15–25 s ago from it;
-/// it recognises the same changes, on the same beats, as the rules applied to a plain array that
-/// is filtered and scanned on every beat.
+/// PostureChange keeps its 25 s history in a ring and the range 15–25 s ago beside it (widened as
+/// beats age, scanned afresh when a beat leaving held one of its ends); it recognises the same
+/// changes, on the same beats, as the rules applied to a plain array that is filtered and scanned
+/// on every beat.
 @Suite struct PostureChangeTests {
     /// The rules of `PostureChange` over a brute-force history.
     struct Reference {
