@@ -1,4 +1,3 @@
-import Analysis
 import Platform
 import Recordings
 import SessionLog

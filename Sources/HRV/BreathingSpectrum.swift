@@ -160,7 +160,6 @@ struct BreathingSpectrum {
     // MARK: the frame
 
     private mutating func computeSpectrum() {
-        let stride = Self.binStride
         let blocks = Self.blocksPerFrame
         let tables = Self.tables
         // The frame's first block, and the frame's Σx and Σm·x (m from the frame's start).

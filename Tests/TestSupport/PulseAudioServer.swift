@@ -31,7 +31,9 @@ public final class PulseAudioServer {
         }
         try run("/usr/bin/pactl", ["set-default-sink", "hrvmon_test"])
         keepAlive = try start("/usr/bin/pacat", ["--playback", "--raw", "--format=s16le", "--rate=16000", "--channels=1", "/dev/zero"])
-        FileManager.default.createFile(atPath: recording, contents: nil)
+        guard FileManager.default.createFile(atPath: recording, contents: nil) else {
+            throw Failure(description: "cannot create \(recording)")
+        }
         recorder = try start(
             "/usr/bin/parec", ["-d", "hrvmon_test.monitor", "--latency-msec=20", "--format=s16le", "--rate=16000", "--channels=1"],
             output: FileHandle(forWritingAtPath: recording))

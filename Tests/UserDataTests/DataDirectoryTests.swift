@@ -64,12 +64,12 @@ import UserData
         try inFreshDataHome { home in
             try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
             let empty = home + "/empty.jsonl"
-            FileManager.default.createFile(atPath: empty, contents: nil)
+            #expect(FileManager.default.createFile(atPath: empty, contents: nil))
             let opened = try SessionStore.create(explicit: empty)
             Descriptor.close(opened.descriptor)
             #expect(opened.id == "empty")
             let full = home + "/full.jsonl"
-            FileManager.default.createFile(atPath: full, contents: Data("{}\n".utf8))
+            #expect(FileManager.default.createFile(atPath: full, contents: Data("{}\n".utf8)))
             #expect(throws: DataDirectory.Failure.self) { try SessionStore.create(explicit: full) }
         }
     }

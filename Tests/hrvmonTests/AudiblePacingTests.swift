@@ -76,7 +76,7 @@ import Testing
         try Self.fakeClient(named: "paplay", in: directory + "/bin", log: log)
         // The client looks for the server's socket before playing anything.
         try FileManager.default.createDirectory(atPath: directory + "/run/pulse", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: directory + "/run/pulse/native", contents: nil)
+        #expect(FileManager.default.createFile(atPath: directory + "/run/pulse/native", contents: nil))
         let terminal = try TmuxTerminal(width: 100, height: 40)
         defer { terminal.close() }
         try terminal.type(try DemoCommandTests.command(
