@@ -79,6 +79,16 @@ public final class Connection {
         dbus_connection_unref(raw)
     }
 
+    /// Reads and dispatches what the bus sends, without the event loop, until `isDone` or
+    /// `timeout` seconds have passed: for a reply still wanted when the loop has stopped.
+    public func dispatch(forAtMost timeout: Double, until isDone: () -> Bool) {
+        let deadline = EventLoop.now() + timeout
+        while !isClosed, !isDone() {
+            let remaining = deadline - EventLoop.now()
+            guard remaining > 0, dbus_connection_read_write_dispatch(raw, Int32((remaining * 1000).rounded(.up))) != 0 else { return }
+        }
+    }
+
     /// Sends a method call; `reply` runs from the loop with its result, or a NoReply error after `timeout`.
     public func call(_ message: Message, timeout: Double = 25, reply: @escaping (Result<Message, DBusError>) -> Void) {
         var pending: OpaquePointer?

@@ -55,9 +55,11 @@ public final class DesktopNotifier: SessionOutput {
         if awaitingID { waiting = (summary, body) } else { notify(summary: summary, body: body) }
     }
 
-    /// Sends what is queued before the process ends.
+    /// Sends what is queued before the process ends: a bubble waiting for its predecessor's id
+    /// waits for it (up to a second), so it still replaces that bubble.
     public func finish(_ summary: SessionSummary) {
         isFinished = true
+        if waiting != nil { connection.dispatch(forAtMost: 1) { !awaitingID } }
         if let waiting {
             self.waiting = nil
             notify(summary: waiting.summary, body: waiting.body)

@@ -18,8 +18,8 @@ public final class FakeNotifications: @unchecked Sendable {
     public var serverLog: String { (try? String(contentsOfFile: serverLogPath, encoding: .utf8)) ?? "" }
 
     /// `server`: whether org.freedesktop.Notifications has an owner; `capabilities`: what
-    /// GetCapabilities answers.
-    public init(server: Bool = true, capabilities: [String] = ["body"], timeout: TimeInterval = 10) throws {
+    /// GetCapabilities answers; `replyDelay`: seconds before each Notify is answered.
+    public init(server: Bool = true, capabilities: [String] = ["body"], replyDelay: Double = 0, timeout: TimeInterval = 10) throws {
         var template = Array("/tmp/hrvmon-notify.XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestChild.Failure(description: "mkdtemp failed: errno \(errno)") }
         temporaryDirectory = String(cString: made)
@@ -29,7 +29,7 @@ public final class FakeNotifications: @unchecked Sendable {
             var environment = ProcessInfo.processInfo.environment
             for key in ["PYTHONHOME", "PYTHONPATH", "PYTHONSTARTUP"] { environment[key] = nil }
             let (process, input, reader) = try TestChild.spawn(
-                FakeBluetooth.python, [Self.script, "--bus", bus.address, "--capabilities", capabilities.joined(separator: ",")],
+                FakeBluetooth.python, [Self.script, "--bus", bus.address, "--capabilities", capabilities.joined(separator: ","), "--reply-delay", String(replyDelay)],
                 environment: environment, log: serverLogPath)
             (self.server, serverInput, serverOutput) = (process, input, reader)
             let line = try TestChild.nextLine(reader, of: process, before: Date().addingTimeInterval(timeout), "fake notification server starting", log: serverLog)

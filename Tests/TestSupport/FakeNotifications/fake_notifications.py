@@ -3,7 +3,7 @@
 # on a private session bus and records every Notify call.
 #
 # Run with Debian's /usr/bin/python3 (python3-dbus, python3-gi):
-#     fake_notifications.py --bus ADDRESS [--capabilities body,body-markup]
+#     fake_notifications.py --bus ADDRESS [--capabilities body,body-markup] [--reply-delay SECONDS]
 # Prints "ready" on stdout once the name is owned, then one JSON line per Notify
 # call: {"app_name", "replaces_id", "app_icon", "summary", "body", "actions",
 # "hints", "expire_timeout", "id"}.  Exits when its stdin closes, so it never
@@ -49,13 +49,16 @@ def plain(value):
 
 
 class Notifications(dbus.service.Object):
-    def __init__(self, bus, capabilities):
+    def __init__(self, bus, capabilities, reply_delay):
         super().__init__(bus, PATH)
         self.capabilities = capabilities
+        self.reply_delay = reply_delay
         self.next_id = 1
 
-    @dbus.service.method(NAME, in_signature='susssasa{sv}i', out_signature='u')
-    def Notify(self, app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout):
+    @dbus.service.method(NAME, in_signature='susssasa{sv}i', out_signature='u',
+                         async_callbacks=('reply', 'error'))
+    def Notify(self, app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout,
+               reply, error):
         if replaces_id:
             notification = int(replaces_id)
         else:
@@ -68,7 +71,13 @@ class Notifications(dbus.service.Object):
         }
         sys.stdout.write(json.dumps(record) + '\n')
         sys.stdout.flush()
-        return dbus.UInt32(notification)
+        def answer():
+            reply(dbus.UInt32(notification))
+            return False  # once
+        if self.reply_delay > 0:
+            GLib.timeout_add(int(self.reply_delay * 1000), answer)
+        else:
+            answer()
 
     @dbus.service.method(NAME, in_signature='', out_signature='as')
     def GetCapabilities(self):
@@ -91,6 +100,7 @@ def main():
     parser = argparse.ArgumentParser(description='Fake org.freedesktop.Notifications for tests')
     parser.add_argument('--bus', required=True, help='D-Bus address of the (private) session bus')
     parser.add_argument('--capabilities', default='body', help='comma-separated GetCapabilities answer')
+    parser.add_argument('--reply-delay', type=float, default=0, help='seconds before answering Notify (a slow server)')
     args = parser.parse_args()
     # A child of a Swift test inherits a signal mask that blocks SIGTERM/SIGINT.
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
@@ -98,7 +108,7 @@ def main():
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     loop = GLib.MainLoop()
     bus = dbus.bus.BusConnection(args.bus)
-    server = Notifications(bus, [c for c in args.capabilities.split(',') if c])
+    server = Notifications(bus, [c for c in args.capabilities.split(',') if c], args.reply_delay)
     result = bus.request_name(NAME, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
     if result != dbus.bus.REQUEST_NAME_REPLY_PRIMARY_OWNER:
         sys.stderr.write('could not own %s (reply %d)\n' % (NAME, result))
