@@ -31,7 +31,7 @@ def json_lines(path):
     return out
 
 
-def bus_events(path):
+def bus_events(path, central):
     """(time, kind, path, detail) from dbus-monitor's text: Value notifications (detail: the
     packet number), Connected / ServicesResolved changes, InterfacesAdded of GATT objects."""
     if not os.path.exists(path):
@@ -55,7 +55,7 @@ def bus_events(path):
                     events.append((time, name, object_path, found.group(1) == 'true'))
         elif member == 'InterfacesAdded' and 'org.bluez.GattCharacteristic1' in block:
             added = re.search(r'object path "([^"]+)"', block)
-            if added and added.group(1).startswith('/org/bluez/hci0/'):
+            if added and added.group(1).startswith('/org/bluez/%s/' % central):
                 events.append((time, 'InterfacesAdded', added.group(1), None))
     return sorted(events, key=lambda e: e[0])
 
@@ -66,7 +66,7 @@ def main():
     failures = []
     peripheral = json_lines(os.path.join(results, 'peripheral.jsonl'))
     monitor = json_lines(os.path.join(results, 'monitor.jsonl'))
-    events = bus_events(os.path.join(results, 'dbus-monitor.txt'))
+    events = bus_events(os.path.join(results, 'dbus-monitor.txt'), read('central').strip() or 'hci0')
 
     address = next((e['address'] for e in peripheral if e['event'] == 'advertising'), None)
     try:

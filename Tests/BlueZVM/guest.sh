@@ -1,7 +1,7 @@
 #!/bin/bash
 # Inside the VM (the host's root, read-only; /run and /var/lib/bluetooth on tmpfs; results in
-# /run/results): two virtual LE controllers, the system bus, the real bluetoothd, the heart-rate
-# peripheral on hci1 and the real hrvmon on hci0.   guest.sh MODE HRVMON
+# /run/results): virtual LE controllers, the system bus, the real bluetoothd, the heart-rate
+# peripheral on one controller and the real hrvmon on another (normally hci1 and hci0).   guest.sh MODE HRVMON
 set -u
 mode=$1
 hrvmon=$2
@@ -25,8 +25,12 @@ step "kernel $(uname -r), bluetoothd $(bluetoothd -v), mode $mode"
 mount -t debugfs none /sys/kernel/debug
 # btvirt needs AF_ALG (bt_crypto_new); the rest loads on demand through the modprobe wrapper.
 modprobe -a bluetooth hci_vhci af_alg algif_hash algif_skcipher || { step "modprobe failed"; exit 1; }
-btvirt -L -l2 > "$out/btvirt.log" 2>&1 &
-wait_for 20 "two virtual controllers" test -e /sys/class/bluetooth/hci1 || exit 1
+# btvirt answers a controller's first HCI Reset only once it has set them all up, which under TCG
+# can come after the kernel's 10 s set-up timeout ("hci0: Opcode 0x0c03 failed: -110"): that
+# controller then never reaches bluetoothd. So ask for one more than needed and take the first
+# two bluetoothd has: the central, then the peripheral.
+btvirt -L -l3 > "$out/btvirt.log" 2>&1 &
+wait_for 20 "three virtual controllers" test -e /sys/class/bluetooth/hci2 || exit 1
 
 mkdir -p /run/dbus
 dbus-daemon --system --fork --nopidfile || { step "dbus-daemon failed"; exit 1; }
@@ -37,15 +41,21 @@ if [ "$mode" = realtime ]; then
 else
     bluetoothd -n -d > "$out/bluetoothd.log" 2>&1 &
 fi
-wait_for 20 "bluetoothd's adapters" dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci1 \
-    org.freedesktop.DBus.Properties.Get string:org.bluez.Adapter1 string:Address || exit 1
-for adapter in hci0 hci1; do
+adapters_on_bus() {
+    dbus-send --system --print-reply --dest=org.bluez / org.freedesktop.DBus.ObjectManager.GetManagedObjects 2>/dev/null \
+        | grep -o 'object path "/org/bluez/hci[0-9]*"' | grep -o 'hci[0-9]*' | sort -V
+}
+two_adapters() { [ "$(adapters_on_bus | wc -l)" -ge 2 ]; }
+wait_for 30 "two adapters in bluetoothd" two_adapters || exit 1
+read -r central peripheral_adapter <<< "$(adapters_on_bus | head -n 2 | tr '\n' ' ')"
+echo "$central" > "$out/central"
+for adapter in "$central" "$peripheral_adapter"; do
     dbus-send --system --print-reply --dest=org.bluez /org/bluez/$adapter org.freedesktop.DBus.Properties.Set \
         string:org.bluez.Adapter1 string:Powered variant:boolean:true > /dev/null
 done
-step "adapters up"
+step "adapters up: central $central, peripheral $peripheral_adapter"
 
-/usr/bin/python3 "$here/peripheral.py" --adapter hci1 --log "$out/peripheral.jsonl" --address-file /run/peripheral-address \
+/usr/bin/python3 "$here/peripheral.py" --adapter "$peripheral_adapter" --log "$out/peripheral.jsonl" --address-file /run/peripheral-address \
     > "$out/peripheral.log" 2>&1 &
 peripheral=$!
 wait_for 30 "the peripheral to advertise" test -s /run/peripheral-address || exit 1
@@ -53,11 +63,11 @@ address=$(cat /run/peripheral-address)
 step "peripheral $address advertising"
 
 step "hrvmon scan"
-"$hrvmon" scan --adapter hci0 --timeout 6 --format json > "$out/scan.json" 2> "$out/scan.err"
+"$hrvmon" scan --adapter "$central" --timeout 6 --format json > "$out/scan.json" 2> "$out/scan.err"
 echo $? > "$out/scan.status"
-# What bluetoothd emits on the bus for hci0 (Value notifications, Connected, ServicesResolved,
+# What bluetoothd emits on the bus for the central (Value notifications, Connected, ServicesResolved,
 # InterfacesAdded): the reference the monitor's output is held against.
-dbus-monitor --system "sender='org.bluez',path_namespace='/org/bluez/hci0'" "sender='org.bluez',member='InterfacesAdded'" \
+dbus-monitor --system "sender='org.bluez',path_namespace='/org/bluez/$central'" "sender='org.bluez',member='InterfacesAdded'" \
     > "$out/dbus-monitor.txt" 2>&1 &
 monitor_bus=$!
 sleep 0.5
@@ -65,7 +75,7 @@ step "hrvmon monitor"
 # Mode acquire: the same with AcquireNotify's socket instead of StartNotify (for README's comparison).
 extra=()
 [ "$mode" = acquire ] && extra=(--acquire)
-"$hrvmon" monitor --device "$address" --adapter hci0 --format jsonl --no-log "${extra[@]}" > "$out/monitor.jsonl" 2> "$out/monitor.err" &
+"$hrvmon" monitor --device "$address" --adapter "$central" --format jsonl --no-log "${extra[@]}" > "$out/monitor.jsonl" 2> "$out/monitor.err" &
 monitor=$!
 # The peripheral streams, drops the link three times from its side, and exits when done.
 wait "$peripheral"
