@@ -5,7 +5,19 @@ public struct TmuxTerminal {
     public let name = "hrvmon-test-\(UUID().uuidString.prefix(8))"
 
     public init(width: Int = 100, height: Int = 12) throws {
-        try Self.startSession(["new-session", "-d", "-s", name, "-x", String(width), "-y", String(height)])
+        // Two tests starting the process's first sessions at once race to start its tmux server,
+        // and the loser's new-session fails (seen in CI with the suites in three processes): try
+        // again once the server is up.
+        var attempt = 1
+        while true {
+            do {
+                try Self.startSession(["new-session", "-d", "-s", name, "-x", String(width), "-y", String(height)])
+                return
+            } catch where attempt < 3 {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+        }
     }
 
     public func type(_ text: String, enter: Bool = true) throws {
