@@ -204,28 +204,21 @@ struct BreathingSpectrum {
         let scale = tables.densityScale
         let (frameReal, frameImaginary) = (self.frameReal, self.frameImaginary)
         spectrum.updateDensity { density in
+            let (frameReal, frameImaginary) = (frameReal.span, frameImaginary.span)
+            let (windowReal, windowImaginary) = (tables.windowReal.span, tables.windowImaginary.span)
+            let (rampReal, rampImaginary) = (tables.rampReal.span, tables.rampImaginary.span)
             density.withUnsafeMutableBufferPointer { density in
-                frameReal.withUnsafeBufferPointer { frameReal in
-                    frameImaginary.withUnsafeBufferPointer { frameImaginary in
-                        tables.windowReal.withUnsafeBufferPointer { windowReal in
-                            tables.windowImaginary.withUnsafeBufferPointer { windowImaginary in
-                                tables.rampReal.withUnsafeBufferPointer { rampReal in
-                                    tables.rampImaginary.withUnsafeBufferPointer { rampImaginary in
-                                        precondition(frameReal.count >= density.count + 4 && windowReal.count == density.count)
-                                        for index in 0..<density.count {
-                                            // The Hann window as three bins, then the windowed line's transform taken away.
-                                            let bin = index &+ 2
-                                            let re = 0.5 * frameReal[bin] - 0.25 * (frameReal[bin &- 2] + frameReal[bin &+ 2])
-                                                - intercept * windowReal[index] - slope * rampReal[index]
-                                            let im = 0.5 * frameImaginary[bin] - 0.25 * (frameImaginary[bin &- 2] + frameImaginary[bin &+ 2])
-                                                - intercept * windowImaginary[index] - slope * rampImaginary[index]
-                                            density[index] = (re * re + im * im) * scale
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
+                precondition(frameReal.count >= density.count + 4 && frameImaginary.count == frameReal.count)
+                precondition(windowReal.count == density.count && windowImaginary.count == density.count)
+                precondition(rampReal.count == density.count && rampImaginary.count == density.count)
+                for index in 0..<density.count {
+                    // The Hann window as three bins, then the windowed line's transform taken away.
+                    let bin = index &+ 2
+                    let re = 0.5 * frameReal[unchecked: bin] - 0.25 * (frameReal[unchecked: bin &- 2] + frameReal[unchecked: bin &+ 2])
+                        - intercept * windowReal[unchecked: index] - slope * rampReal[unchecked: index]
+                    let im = 0.5 * frameImaginary[unchecked: bin] - 0.25 * (frameImaginary[unchecked: bin &- 2] + frameImaginary[unchecked: bin &+ 2])
+                        - intercept * windowImaginary[unchecked: index] - slope * rampImaginary[unchecked: index]
+                    density[index] = (re * re + im * im) * scale
                 }
             }
         }
