@@ -14,7 +14,7 @@ public struct RecordingAnalysis {
     private let measures = BatchWorker(RecordingVariability()) { $0.add($1) }
     /// The verdicts, on a thread of their own while a run writes no series rows (nothing reads
     /// them before the end then); nil when they are judged inline, and outside a run.
-    private var judging: BatchWorker<HRVUpdate, BeatJudge>?
+    private var judging: BatchWorker<VerdictInput, BeatJudge>?
     /// A resonance-frequency assessment taken during the recording (`analyze --resonance-steps`):
     /// it sees every corrected beat; read its result once the recording is finished.
     public var resonance: ResonanceAssessment?
@@ -78,7 +78,7 @@ public struct RecordingAnalysis {
     private mutating func observe(_ update: HRVUpdate, to output: inout FileStream) {
         measures.add(update.beat)
         resonance?.add(update.beat)
-        if let judging { return judging.add(update) }
+        if let judging { return judging.add(VerdictInput(update)) }
         let assessment = judge.judge(update)
         writer?.write(update, assessment, to: &output)
     }

@@ -19,6 +19,10 @@ public struct BeatJudge {
     }
 
     public mutating func judge(_ update: HRVUpdate, sensorContact: Bool = true) -> StressAssessment {
+        judge(VerdictInput(update), sensorContact: sensorContact)
+    }
+
+    public mutating func judge(_ update: VerdictInput, sensorContact: Bool = true) -> StressAssessment {
         let assessment = detector.update(update, sensorContact: sensorContact) { episodes.append($0) }
         // A suggestion answers only the beat where an episode is declared: asking on every beat
         // cost more than the rest of the judge around the detector.

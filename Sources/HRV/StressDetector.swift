@@ -130,6 +130,13 @@ public struct StressDetector {
     public mutating func update(
         _ update: HRVUpdate, sensorContact: Bool = true, emit: (StressEpisode) -> Void
     ) -> StressAssessment {
+        self.update(VerdictInput(update), sensorContact: sensorContact, emit: emit)
+    }
+
+    /// Judges the state after one beat, from the part of its update a verdict reads.
+    public mutating func update(
+        _ update: VerdictInput, sensorContact: Bool = true, emit: (StressEpisode) -> Void
+    ) -> StressAssessment {
         let time = update.beat.seconds
         lastTime = time
         if update.beat.followsGap {

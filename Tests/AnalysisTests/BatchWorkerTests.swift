@@ -7,7 +7,10 @@ import Testing
 @Suite struct BatchWorkerTests {
     /// Shorter than a batch (worked inline at the end), exactly one, and many batches (the
     /// producer then waits for the worker to free a buffer).
-    @Test(arguments: [0, 5, 1023, 1024, 1025, 20_000])
+    @Test(arguments: [
+        0, 5, BatchRing.batchSize - 1, BatchRing.batchSize, BatchRing.batchSize + 1,
+        BatchRing.batchSize * (BatchRing.bufferCount + 3) + 7,
+    ])
     func everyItemIsConsumedInOrder(count: Int) {
         let worker = BatchWorker([Int]()) { $0.append($1) }
         for item in 0..<count { worker.add(item) }
@@ -17,14 +20,14 @@ import Testing
     /// Items that own memory are moved through the buffers, neither lost nor duplicated.
     @Test func itemsWithStorageArriveIntact() {
         let worker = BatchWorker([String]()) { $0.append($1) }
-        let items = (0..<5000).map { "beat \($0)" }
+        let items = (0..<BatchRing.batchSize * (BatchRing.bufferCount + 3)).map { "beat \($0)" }
         for item in items { worker.add(item) }
         #expect(worker.finish() == items)
     }
 
     /// A worker dropped before `finish` (a run cut short by a read error) joins its thread and
     /// releases the items it holds: the objects counted here are all freed.
-    @Test(arguments: [3, 5000])
+    @Test(arguments: [3, BatchRing.batchSize * (BatchRing.bufferCount + 3)])
     func aWorkerDroppedEarlyReleasesItsItems(count: Int) {
         final class Tracked: Sendable {
             let live: Counter
