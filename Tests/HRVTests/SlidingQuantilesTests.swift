@@ -13,7 +13,7 @@ import Testing
         return sorted[lower] + (position - Double(lower)) * (sorted[upper] - sorted[lower])
     }
 
-    @Test(arguments: [1, 2, 5, 11, 91, 360])
+    @Test(arguments: [1, 2, 5, 11, 16, 17, 91, 360])
     func matchesSortingTheWindow(capacity: Int) {
         var generator = SeededGenerator(seed: UInt64(capacity))
         var window = SlidingQuantiles(capacity: capacity)
@@ -36,7 +36,7 @@ import Testing
     /// `median` and `quartileDeviation` (the corrector's reads, with integer rank arithmetic) are
     /// the very doubles sorting gives, bit for bit, at every count while filling, after the ring
     /// wraps many times and after `removeAll`; values with fractions, ties and zeros (−0 too).
-    @Test(arguments: [1, 2, 3, 4, 11, 91, 92])
+    @Test(arguments: [1, 2, 3, 4, 11, 16, 17, 91, 92, 360])
     func medianAndQuartileDeviationMatchSorting(capacity: Int) {
         var generator = SeededGenerator(seed: 1_000 + UInt64(capacity))
         var window = SlidingQuantiles(capacity: capacity)
