@@ -28,7 +28,7 @@ let measuredBeats = 100_000
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .memoryLeakedBytes, .throughput],
-        timeUnits: .milliseconds,
+        timeUnits: .microseconds,
         warmupIterations: 1,
         scalingFactor: .one,
         maxDuration: .seconds(5),
