@@ -1,12 +1,15 @@
 extension DetrendedFluctuation {
-    /// Running totals up to a beat k (from 0): Σy and Σk·y modulo 2⁶⁴ (the box sums they give
-    /// are far smaller) and Σy² modulo 2¹²⁸.
+    /// Running totals up to a beat k (from 0): Σy and Σk·y modulo 2⁶⁴ and Σy² modulo 2¹²⁸ (the
+    /// sums a box takes from them, Σy′, Σj·y′ and Σy′² of its points less its first, are far
+    /// smaller).
     struct Totals: Equatable, Sendable {
         var sum: Int64 = 0
         var indexed: Int64 = 0
         var squares: Int128 = 0
-        /// The profile value these totals end with, y.
-        var last: Int64 = 0
+        /// The profile value these totals end with, y, whole: a profile drifts by an interval's
+        /// difference from the first every beat, and after a long first interval (an hour, with
+        /// `--no-correction`) it passes 2⁶³ within weeks of beats.
+        var last: Int128 = 0
     }
 
     /// A scale's boxes: their count and Σ of mean squared residuals (ms²), and its constants.
@@ -38,16 +41,17 @@ extension DetrendedFluctuation {
     /// A = n·Σy′² − (Σy′)², B = n·Σj·y′ − t1·Σy′ and D = n²(n² − 1)/12, A − 2m·B + m²·D and
     /// B − m·D: exact in wrapping arithmetic as their values fit 128 bits.
     @inline(__always)
-    static func boxResidual(_ scale: Scale, start: Int, before: Totals, firstPoint: Int64, after: Totals) -> Double? {
+    static func boxResidual(_ scale: Scale, start: Int, before: Totals, firstPoint: Int128, after: Totals) -> Double? {
         let size = scale.size
         // Σy′ and Σj·y′ from the totals, exact modulo 2⁶⁴ as they are far smaller, and
-        // Σy′² = Σy² − y₀·(2Σy′ + n·y₀).
+        // Σy′² = Σy² − y₀·(2Σy′ + n·y₀) modulo 2¹²⁸.
         let boxSum = after.sum &- before.sum
-        let sum = boxSum &- size &* firstPoint
-        let indexed = (after.indexed &- before.indexed) &- Int64(truncatingIfNeeded: start) &* boxSum &- scale.t1 &* firstPoint
+        let firstPointLow = Int64(truncatingIfNeeded: firstPoint)
+        let sum = boxSum &- size &* firstPointLow
+        let indexed = (after.indexed &- before.indexed) &- Int64(truncatingIfNeeded: start) &* boxSum &- scale.t1 &* firstPointLow
         let squares = (after.squares &- before.squares)
-            &- Int128(firstPoint) &* (Int128(2 &* sum) &+ Int128(size) &* Int128(firstPoint))
-        let slope = (after.last &- firstPoint).dividedReportingOverflow(by: size &- 1).partialValue
+            &- firstPoint &* (Int128(2 &* sum) &+ Int128(size) &* firstPoint)
+        let slope = Int64(truncatingIfNeeded: after.last &- firstPoint).dividedReportingOverflow(by: size &- 1).partialValue
         let (wideSlope, d) = (Int128(slope), Int128(scale.d))
         let a = Int128(size) &* squares &- Int128(sum) &* Int128(sum)
         let b = Int128(size) &* Int128(indexed) &- Int128(scale.t1) &* Int128(sum)

@@ -57,10 +57,11 @@ public struct DetrendedFluctuation: Equatable, Sendable {
         if count == 0 { first = interval.microticks }
         // The deviation from the first interval instead of the mean: the profiles then differ by
         // a straight line, which each box's fit removes.
-        let y = current.last + (interval.microticks - first)
-        current.sum &+= y
-        current.indexed &+= Int64(truncatingIfNeeded: count) &* y
-        current.squares &+= Int128(y) &* Int128(y)
+        let y = current.last + Int128(interval.microticks - first)
+        let yLow = Int64(truncatingIfNeeded: y)
+        current.sum &+= yLow
+        current.indexed &+= Int64(truncatingIfNeeded: count) &* yLow
+        current.squares &+= y &* y
         current.last = y
         count += 1
         let slot = count & (Self.ringSize - 1)
