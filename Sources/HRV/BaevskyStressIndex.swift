@@ -8,8 +8,8 @@ public struct BaevskyStressIndex: Equatable, Sendable {
     /// Class width: 50 ms, in microticks.
     static let classWidth = 50 * RRInterval.microticksPerMillisecond
 
-    /// Intervals per class; grown when a longer interval comes (classes up to 3.2 s are made at
-    /// once, the range `analyze` accepts).
+    /// Intervals per class; grown when a longer interval comes (classes up to 3.2 s, which hold
+    /// every heartbeat, are made at once; `analyze --no-correction` passes longer ones too).
     private var counts = [Int](repeating: 0, count: 64)
     private var count = 0
     private var shortest = Int64.max

@@ -122,8 +122,8 @@ public struct RRSpectrum: Equatable, Sendable {
             let step = frequencies[1] - first
             let count = frequencies.count
             func inside(_ index: Int) -> Bool { closed ? frequencies[index] <= high : frequencies[index] < high }
-            // Truncated, not rounded down (a call to floor on this baseline): the two differ only
-            // between -1 and 0, which the clamps below turn into the same index.
+            // Truncated rather than rounded down (floor is a call on this baseline): the two differ
+            // only for a negative quotient, which the clamp to 0 turns into the same index.
             var start = min(count, max(0, Int((low - first) / step)))
             while start > 0, frequencies[start - 1] >= low { start -= 1 }
             while start < count, frequencies[start] < low { start += 1 }

@@ -213,10 +213,6 @@ private struct Values {
         (self.re, self.im) = (Pair.load(re + index), Pair.load(im + index))
     }
 
-    init(_ re: UnsafeMutablePointer<Double>, _ im: UnsafeMutablePointer<Double>, at index: Int) {
-        (self.re, self.im) = (Pair.load(re + index), Pair.load(im + index))
-    }
-
     func store(_ re: UnsafeMutablePointer<Double>, _ im: UnsafeMutablePointer<Double>, at index: Int) {
         self.re.store(re + index)
         self.im.store(im + index)

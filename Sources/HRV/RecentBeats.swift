@@ -2,7 +2,7 @@
 /// activity and posture rules.
 struct RecentBeats {
     /// Beats in the short heart rate: about two breaths at rest, so RSA mostly averages out.
-    static let heartRateBeats = 8
+    static let heartRateBeats = SIMD8<Double>.scalarCount
 
     /// The last `heartRateBeats` intervals, ms, oldest first once there are that many. Eight lanes
     /// shifted on each beat (four register moves): no ring index, and no array to check for

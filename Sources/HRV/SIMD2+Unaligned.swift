@@ -5,10 +5,6 @@ extension SIMD2<Double> {
         UnsafeRawPointer(pointer).loadUnaligned(as: Self.self)
     }
 
-    static func load(_ pointer: UnsafeMutablePointer<Double>) -> Self {
-        UnsafeRawPointer(pointer).loadUnaligned(as: Self.self)
-    }
-
     func store(_ pointer: UnsafeMutablePointer<Double>) {
         UnsafeMutableRawPointer(pointer).storeBytes(of: self, as: Self.self)
     }

@@ -35,9 +35,8 @@ struct SplineResampler {
 
     /// Knots first-in-first-out, `count` of them from the start.
     private var knots: [Knot]
-    /// Samples waiting to be handed on (`filled` of them).
+    /// Where samples are gathered to be handed on together.
     private var samples: [Double]
-    private var filled = 0
     private var count = 0
     /// Knots seen since the start (the first three set the not-a-knot row).
     private var seen = 0
@@ -83,8 +82,7 @@ struct SplineResampler {
         switch seen {
         case 1:
             samples[0] = knots[0].value
-            filled = 1
-            flush(emit)
+            hand(1, to: emit)
         case 2:
             // A straight line through two knots.
             knots[last - 1].slope = knots[last - 1].secant
@@ -157,7 +155,7 @@ struct SplineResampler {
     /// into `samples`, handing them on whenever the batch is full and at the end.
     private mutating func emitIntervals(upTo end: Int, emit: (UnsafeBufferPointer<Double>) -> Void, final: Bool = false) {
         let (origin, sampleRate) = (origin, sampleRate)
-        var (next, filled) = (nextSample, self.filled)
+        var (next, filled) = (nextSample, 0)
         knots.withUnsafeBufferPointer { knots in
             samples.withUnsafeMutableBufferPointer { samples in
                 for i in emitted..<end {
@@ -187,16 +185,14 @@ struct SplineResampler {
             }
         }
         nextSample = next
-        self.filled = filled
         emitted = end
-        flush(emit)
+        hand(filled, to: emit)
     }
 
-    private mutating func flush(_ emit: (UnsafeBufferPointer<Double>) -> Void) {
-        guard filled > 0 else { return }
-        let filled = filled
-        samples.withUnsafeBufferPointer { emit(UnsafeBufferPointer(rebasing: $0[..<filled])) }
-        self.filled = 0
+    /// Hands on the first `count` samples gathered, if any.
+    private func hand(_ count: Int, to emit: (UnsafeBufferPointer<Double>) -> Void) {
+        guard count > 0 else { return }
+        samples.withUnsafeBufferPointer { emit(UnsafeBufferPointer(rebasing: $0[..<count])) }
     }
 
     /// Drops the knots already sampled.
@@ -213,6 +209,5 @@ struct SplineResampler {
         seen = 0
         nextSample = 0
         emitted = 0
-        filled = 0
     }
 }

@@ -5,10 +5,18 @@ import Testing
 
 /// The FFT against the transform's definition, summed directly.
 struct RealFourierTransformTests {
-    @Test(arguments: [4, 8, 64, 1024])
-    func equalsTheDirectTransform(length: Int) {
-        var generator = SeededGenerator(seed: UInt64(length))
-        let samples = (0..<length).map { index in
+    /// Full lengths, and the zero-padded segments Welch hands over (exactly half the length, as
+    /// every segment of `analyze` is), shorter ones (odd counts too) and ones between half and
+    /// whole: each of the first stages' three forms.
+    @Test(arguments: [
+        (4, 4), (8, 8), (64, 64), (1024, 1024),
+        (4, 2), (8, 4), (64, 32), (1024, 512),
+        (4, 1), (8, 3), (64, 29), (1024, 301),
+        (8, 7), (64, 49), (1024, 777),
+    ])
+    func equalsTheDirectTransform(length: Int, count: Int) {
+        var generator = SeededGenerator(seed: UInt64(length * 10_000 + count))
+        let samples = (0..<count).map { index in
             800 + 30 * sin(Double(index) * 0.37) + Double.random(in: -20...20, using: &generator)
         }
         var transform = RealFourierTransform(length: length)

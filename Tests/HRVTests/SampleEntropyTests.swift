@@ -22,7 +22,7 @@ struct SampleEntropyTests {
     @Test(arguments: [UInt64(1), 2, 3, 4])
     func sortedCountEqualsAllPairs(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)
-        // Whole milliseconds, so ties and distances of exactly r occur.
+        // Whole milliseconds, so ties occur (r = 0.2·SD is rarely whole: see the test after).
         let x = (0..<400).map { index in (800 + 40 * sin(Double(index) / 3) + Double.random(in: -30...30, using: &generator)).rounded() }
         var scratch = SampleEntropy.Scratch()
         #expect(SampleEntropy.value(of: x.map { RRInterval(milliseconds: Int($0)) }, scratch: &scratch) == Self.bruteForce(x))
@@ -37,6 +37,16 @@ struct SampleEntropyTests {
         var scratch = SampleEntropy.Scratch()
         #expect(SampleEntropy.value(of: intervals, scratch: &scratch) == Self.bruteForce(intervals.map(\.milliseconds)))
         intervals[200] = RRInterval(milliseconds: 4000)
+        #expect(SampleEntropy.value(of: intervals, scratch: &scratch) == Self.bruteForce(intervals.map(\.milliseconds)))
+    }
+
+    /// Intervals a few microticks apart: r is then a few microticks (~3.7), and many pairs lie
+    /// exactly at the largest whole number of microticks within it, where the lanes' comparison
+    /// decides.
+    @Test func pairsAtTheLargestWholeDistanceWithinRAreCounted() {
+        var generator = SeededGenerator(seed: 11)
+        let intervals = (0..<400).map { _ in RRInterval(microticks: 1_000_000_000 + Int64.random(in: 0..<64, using: &generator)) }
+        var scratch = SampleEntropy.Scratch()
         #expect(SampleEntropy.value(of: intervals, scratch: &scratch) == Self.bruteForce(intervals.map(\.milliseconds)))
     }
 
