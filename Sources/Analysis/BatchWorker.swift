@@ -12,6 +12,9 @@ final class BatchWorker<Item, State> {
     private var thread: JoinableThread?
     /// Items written to the batch being filled (buffer `shared.produced % BatchRing.bufferCount`).
     private var filled = 0
+    /// Once finished, a worker takes nothing more: its thread has ended, so a batch handed over
+    /// would never be taken and the producer would wait for ever.
+    private var isFinished = false
 
     /// - Parameters:
     ///   - state: what `consume` updates with each item, in order.
@@ -36,6 +39,8 @@ final class BatchWorker<Item, State> {
 
     /// The state after every item added; the thread is joined.
     func finish() -> State {
+        precondition(!isFinished, "BatchWorker finished twice")
+        defer { isFinished = true }
         if thread == nil {
             shared.consume(shared.produced % BatchRing.bufferCount, count: filled)
         } else {
@@ -53,6 +58,7 @@ final class BatchWorker<Item, State> {
     /// Gives the filled batch to the worker (started with the first), then waits until the next
     /// buffer is free.
     private func handOver() {
+        precondition(!isFinished, "BatchWorker given items after finish")
         let shared = shared
         if thread == nil {
             thread = try? JoinableThread { shared.work() }

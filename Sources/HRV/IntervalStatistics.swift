@@ -1,7 +1,8 @@
 /// Exact running sums over a set of RR intervals and their successive differences.
 ///
-/// Everything is integer microticks, so adding and removing values in any order never drifts:
-/// a rolling window after a day of beats holds exactly the sums a recomputation would give.
+/// Everything is integer microticks, so sums never drift: a rolling window, the recording's
+/// running totals less their value at the window's oldest beat, holds after a day of beats
+/// exactly the sums a recomputation would give.
 /// Squares go to Int128 because a microtick is small (a 1 s interval squared is ~1e18).
 public struct IntervalStatistics: Equatable, Sendable {
     // The two 128-bit sums first: they are 16-byte aligned, and between the 8-byte fields they
@@ -30,8 +31,8 @@ public struct IntervalStatistics: Equatable, Sendable {
         }
     }
 
-    // add, remove, add(difference:) and remove(difference:) are forced inline: the windows make
-    // them on every beat, and a call with its register spills cost about as much as the sums.
+    // add and add(difference:) are forced inline: the recording's totals make them on every
+    // beat, and a call with its register spills cost about as much as the sums.
     @inline(__always)
     public mutating func add(_ interval: RRInterval) {
         count += 1
@@ -39,20 +40,9 @@ public struct IntervalStatistics: Equatable, Sendable {
         sumOfSquares += Int128(interval.microticks) * Int128(interval.microticks)
     }
 
-    @inline(__always)
-    public mutating func remove(_ interval: RRInterval) {
-        count -= 1
-        sum -= interval.microticks
-        sumOfSquares -= Int128(interval.microticks) * Int128(interval.microticks)
-    }
-
     /// Adds the successive difference between two adjacent intervals.
     public mutating func addDifference(_ earlier: RRInterval, _ later: RRInterval) {
         add(difference: later.microticks - earlier.microticks)
-    }
-
-    public mutating func removeDifference(_ earlier: RRInterval, _ later: RRInterval) {
-        remove(difference: later.microticks - earlier.microticks)
     }
 
     /// Adds a successive difference (later − earlier interval), in microticks.
@@ -63,15 +53,6 @@ public struct IntervalStatistics: Equatable, Sendable {
         sumOfSquaredDifferences += Int128(difference) * Int128(difference)
         if difference.magnitude > Self.nn50Threshold { differencesAbove50ms += 1 }
         if difference.magnitude > Self.nn20Threshold { differencesAbove20ms += 1 }
-    }
-
-    @inline(__always)
-    mutating func remove(difference: Int64) {
-        differenceCount -= 1
-        sumOfDifferences -= difference
-        sumOfSquaredDifferences -= Int128(difference) * Int128(difference)
-        if difference.magnitude > Self.nn50Threshold { differencesAbove50ms -= 1 }
-        if difference.magnitude > Self.nn20Threshold { differencesAbove20ms -= 1 }
     }
 
     /// The sums over what was added since `earlier`, a state these sums grew from by additions

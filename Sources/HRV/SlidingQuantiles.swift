@@ -10,7 +10,8 @@ struct SlidingQuantiles {
     /// buffer's uniqueness. The sorted slots from `count` on always hold infinity's key.
     private var storage: [UInt64]
     private let capacity: Int
-    /// The sorted keys in blocks of 2^blockShift (about √capacity) for the rank searches.
+    /// The sorted keys in blocks of 2^blockShift for the rank searches: the least power of two
+    /// at least √capacity and 4 (16 keys for 91, 32 for 360).
     private let blockShift: Int
     private let blocks: Int
     private var next = 0
@@ -29,15 +30,17 @@ struct SlidingQuantiles {
         self.capacity = capacity
     }
 
-    /// - Parameter value: finite and not negative (RR intervals and absolute differences).
     /// Inlined: the corrector makes three pushes a beat, and each call's spills and stack frame
     /// cost a fifth of the push.
+    ///
+    /// - Parameter value: finite and not negative (RR intervals and absolute differences).
     @inline(__always)
     mutating func push(_ value: Double) {
         let key = (value + 0).bitPattern  // + 0 turns -0.0 into +0.0
         // Negative values have the sign bit set and NaNs lie above infinity: one comparison.
         precondition(key < Double.infinity.bitPattern, "SlidingQuantiles holds finite non-negative values")
-        let (capacity, count, next, blockShift, blocks) = (self.capacity, self.count, self.next, self.blockShift, self.blocks)
+        let (capacity, count, next) = (self.capacity, self.count, self.next)
+        let (blockShift, blocks) = (self.blockShift, self.blocks)
         storage.withUnsafeMutableBufferPointer { storage in
             let arrival = storage.baseAddress!
             let sorted = arrival + capacity
@@ -88,6 +91,7 @@ struct SlidingQuantiles {
 
     /// Linear interpolation between closest ranks (pandas' and numpy's default). Nil when empty.
     func quantile(_ q: Double) -> Double? {
+        precondition((0...1).contains(q), "a quantile is between 0 and 1, not \(q)")  // the read is unchecked
         guard count > 0 else { return nil }
         let position = q * Double(count - 1)
         let lower = Int(position)
@@ -124,7 +128,8 @@ struct SlidingQuantiles {
     /// deep. Each step adds the sign of a difference (keys are below 2^63): no branches.
     @inline(__always)
     private static func ranks(
-        of first: UInt64, and second: UInt64, in sorted: UnsafeMutablePointer<UInt64>, blockShift: Int, blocks: Int
+        of first: UInt64, and second: UInt64, in sorted: UnsafeMutablePointer<UInt64>,
+        blockShift: Int, blocks: Int
     ) -> (Int, Int) {
         var (firstBlocks, secondBlocks) = (0, 0)
         for block in 0..<blocks {

@@ -211,7 +211,6 @@ public struct StressDetector {
         guard let lnRMSSD, let heartRate, let z, let aboveRest else { return judged }
         let level = min(100, max(0, 25 + 50 * (referenceLn - lnRMSSD) + 0.5 * max(0, aboveRest)))
         let wasOpen = openStress != nil
-        // (Nothing that takes the whole of self here: each copied the detector, every beat.)
         let breathesFaster = if let rate = medianBreathingRate, let resting = reference.breathingRate {
             rate - resting >= configuration.fasterBreathing
         } else {

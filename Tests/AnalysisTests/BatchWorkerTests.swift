@@ -25,6 +25,17 @@ import Testing
         #expect(worker.finish() == items)
     }
 
+    /// A finished worker's thread has ended: items given to it after `finish` stop the program
+    /// rather than wait for ever for a thread that will not take them.
+    @Test func itemsAfterFinishStopTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let worker = BatchWorker([Int]()) { $0.append($1) }
+            for item in 0..<(BatchRing.batchSize * 3) { worker.add(item) }
+            _ = worker.finish()
+            for item in 0..<(BatchRing.batchSize * 2) { worker.add(item) }
+        }
+    }
+
     /// A worker dropped before `finish` (a run cut short by a read error) joins its thread and
     /// releases the items it holds: the objects counted here are all freed.
     @Test(arguments: [3, BatchRing.batchSize * (BatchRing.bufferCount + 3)])

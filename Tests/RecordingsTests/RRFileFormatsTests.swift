@@ -143,6 +143,35 @@ import Testing
         #expect(try Self.streamed(texts[0], pieces: pieces).get().count == values.count)
     }
 
+    /// Past the unit's sample, a list file's plain lines take the reader's one-pass path: lines at
+    /// its edges (digits either side of the point, the longest numbers, values that round to
+    /// nothing, malformed ones) give there what the whole-file reader gives, with LF endings in
+    /// pieces of a few bytes and with CRLF endings.
+    @Test(arguments: [
+        "812.", ".5", "812.5", "0.0001", "0.0004", "0.0005", "3600000", "3600000.001", "3600001",
+        "999999999999999999", "9999999999999999999", "123456789012345678.5", "00000000000000000000812",
+        "18446744073709552428",  // 2⁶⁴ + 812: read modulo 2⁶⁴ it would be 812
+        "812.50000000000000000001", "1.2.3", "812.5.", "-800", "+800", "8 12", "800x", "0", ".", "",
+    ])
+    func plainLinesAfterTheUnitSampleReadAsTheWholeFileReader(line: String) {
+        let text = String(repeating: "800\n", count: RRFileReader.unitSample) + line + "\n801\n"
+        let expected = Self.ending(Self.whole(text))
+        for pieceBytes in [1, 2, 3, 5, 4096] {
+            let pieces = max(1, text.utf8.count / pieceBytes)
+            #expect(Self.ending(Self.streamed(text, pieces: pieces)) == expected, "\(line) in \(pieceBytes)-byte pieces")
+        }
+        let crlf = text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n")
+        #expect(Self.ending(Self.streamed(crlf, pieces: 3)) == Self.ending(Self.whole(crlf)), "\(line) with CRLF")
+    }
+
+    /// How many intervals and the last three (the lines after the sample), or the error.
+    static func ending(_ read: Result<[RRInterval], RecordingError>) -> String {
+        switch read {
+        case .success(let intervals): "\(intervals.count): \(intervals.suffix(3).map(\.microticks))"
+        case .failure(let error): "\(error)"
+        }
+    }
+
     /// Nothing in a wrong unit is handed on: the first intervals wait for the unit's judgement.
     @Test func nothingIsHandedOnBeforeTheUnitIsJudged() throws {
         var reader = RRStreamReader(source: "seconds.txt")

@@ -73,43 +73,10 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(corrector.detections)
     }
 
-    // c. IntervalStatistics as a rolling window uses it (public; RollingWindow itself is internal):
-    // per beat add the interval and its difference, drop the one leaving a 375-beat (~300 s)
-    // window, and (first variant) read the metrics, as the pipeline does twice per beat.
-    for readMetrics in [true, false] {
-        let name = "IntervalStatistics rolling 375 beats" + (readMetrics ? "" : ", sums only")
-        Benchmark(name) { benchmark in
-            rollingStatistics(benchmark, readMetrics: readMetrics)
-        }
-    }
-
     // What the harness itself costs: start/stop of an empty measured region. Its malloc count
     // (the interposer's own bookkeeping) is the floor to subtract from every row above.
     Benchmark("Harness baseline (empty measured region)") { benchmark in
         benchmark.startMeasurement()
-        benchmark.stopMeasurement()
-    }
-
-    func rollingStatistics(_ benchmark: Benchmark, readMetrics: Bool) {
-        let window = 375
-        let beats = Array(recording)
-        var statistics = IntervalStatistics()
-        var index = 0
-        func step() {
-            if index > 0 { statistics.addDifference(beats[index - 1], beats[index]) }
-            statistics.add(beats[index])
-            if index >= window {
-                let leaving = index - window
-                statistics.remove(beats[leaving])
-                statistics.removeDifference(beats[leaving], beats[leaving + 1])
-            }
-            if readMetrics { blackHole(statistics.metrics) } else { blackHole(statistics.count) }
-            index += 1
-        }
-        while index < warmupBeats { step() }
-
-        benchmark.startMeasurement()
-        while index < beats.count { step() }
         benchmark.stopMeasurement()
     }
 }
