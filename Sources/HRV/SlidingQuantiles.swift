@@ -123,9 +123,9 @@ struct SlidingQuantiles {
     ///
     /// Two levels, each a count rather than a search: the blocks whose first key is below a key,
     /// then the keys below it in the last of those blocks (every key before that block is below
-    /// the key, and none from the next block on). A binary search is a chain of dependent loads, ~7 for 91 keys,
-    /// and the shift after it waited for all of them; these loads are independent, two rounds
-    /// deep. Each step adds the sign of a difference (keys are below 2^63): no branches.
+    /// the key, and none from the next block on). A binary search is a chain of dependent loads,
+    /// ~7 for 91 keys, and the shift after it waited for all of them; these loads are independent,
+    /// two rounds deep. Each step adds the sign of a difference (keys are below 2^63): no branches.
     @inline(__always)
     private static func ranks(
         of first: UInt64, and second: UInt64, in sorted: UnsafeMutablePointer<UInt64>,
