@@ -10,8 +10,10 @@ import SessionLog
 public final class LSLPublisher: SessionOutput {
     /// How a session time (Unix seconds, the `t` of its lines) becomes an LSL timestamp.
     public enum Timestamps {
-        /// Live: LSL's clock now, minus how long ago the event was on the wall clock. A beat's age
-        /// is its back-dating within its notification plus the microseconds since it arrived.
+        /// Live: the event's wall-clock time moved onto LSL's clock by their difference, read
+        /// afresh at most once a second: the beats of a notification share one reading, so their
+        /// spacing is their RR exactly (two readings per beat put microseconds of scheduling
+        /// between them), and a step of the wall clock is followed within a second.
         case live
         /// Session time laid on LSL's clock from the start: LSL's clock when the publisher was
         /// made, plus the session seconds since `start`. The demo's accelerated time.
@@ -22,6 +24,8 @@ public final class LSLPublisher: SessionOutput {
     private let timestamps: Timestamps
     /// LSL's clock when the publisher was made.
     private let lslStart: Double
+    /// LSL's clock minus the wall clock, and LSL's clock when that was read (`Timestamps.live`).
+    private var clockOffset: (value: Double, readAt: Double)?
     private var streams: SensorStreams?
     private var markers = SessionMarkers()
     /// Markers before the streams could open (a note before the sensor was found), with their times.
@@ -91,8 +95,12 @@ public final class LSLPublisher: SessionOutput {
 
     private func timestamp(_ time: Double) -> Double {
         switch timestamps {
-        case .live: library.now - (WallClock.now() - time)
-        case .session(let start): lslStart + (time - start)
+        case .live:
+            let now = library.now
+            if clockOffset == nil || now - clockOffset!.readAt > 1 { clockOffset = (now - WallClock.now(), now) }
+            return time + clockOffset!.value
+        case .session(let start):
+            return lslStart + (time - start)
         }
     }
 
