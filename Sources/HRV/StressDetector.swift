@@ -126,14 +126,8 @@ public struct StressDetector {
         return baseline.map { ReferenceLevel(lnRMSSD: $0.lnRMSSDMean, heartRate: $0.restingHR, isRolling: false) }
     }
 
-    /// Judges the state after one beat; `emit` receives every episode that ends.
-    public mutating func update(
-        _ update: HRVUpdate, sensorContact: Bool = true, emit: (StressEpisode) -> Void
-    ) -> StressAssessment {
-        self.update(VerdictInput(update), sensorContact: sensorContact, emit: emit)
-    }
-
-    /// Judges the state after one beat, from the part of its update a verdict reads.
+    /// Judges the state after one beat, from the part of its update a verdict reads; `emit`
+    /// receives every episode that ends.
     public mutating func update(
         _ update: VerdictInput, sensorContact: Bool = true, emit: (StressEpisode) -> Void
     ) -> StressAssessment {

@@ -97,8 +97,9 @@ public final class LSLPublisher: SessionOutput {
         switch timestamps {
         case .live:
             let now = library.now
-            if clockOffset == nil || now - clockOffset!.readAt > 1 { clockOffset = (now - WallClock.now(), now) }
-            return time + clockOffset!.value
+            let offset = if let clockOffset, now - clockOffset.readAt <= 1 { clockOffset } else { (value: now - WallClock.now(), readAt: now) }
+            clockOffset = offset
+            return time + offset.value
         case .session(let start):
             return lslStart + (time - start)
         }

@@ -15,7 +15,7 @@ import Testing
         var suggestions: [BreathingCoach.Suggestion] = []
         for beat in beats {
             pipeline.append(RRInterval(ticks: beat.rrTicks)) { update in
-                let assessment = detector.update(update) { _ in }
+                let assessment = detector.update(VerdictInput(update)) { _ in }
                 if let suggestion = coach.consider(assessment, at: update.beat.seconds) {
                     suggestions.append(suggestion)
                 }

@@ -48,7 +48,7 @@ import Testing
         var pipeline = HRVPipeline()
         var detector = StressDetector()
         let observe = { (update: HRVUpdate) in
-            let assessment = detector.update(update) { judged.episodes.append($0) }
+            let assessment = detector.update(VerdictInput(update)) { judged.episodes.append($0) }
             judged.states.append((update.beat.seconds, assessment.state, assessment.level))
         }
         for beat in beats { pipeline.append(RRInterval(ticks: beat.rrTicks), emit: observe) }
