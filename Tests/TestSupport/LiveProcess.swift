@@ -58,13 +58,20 @@ public final class LiveProcess: @unchecked Sendable {
     public let home: String
     private let ownsHome: Bool
 
-    /// Short delays so faults resolve within a test's patience.
-    public static let fastLink = """
+    /// Short delays so faults resolve within a test's patience, and the longest watchdog: on a
+    /// busy machine a test's own pause between two steps (or after its last notification) can
+    /// pass a short watchdog's period, and the stall it reports adds a gap the test did not ask
+    /// for. The watchdog's own tests shorten it with `fastLink(watchdog:)`.
+    public static let fastLink = fastLink(watchdog: 300)
+
+    public static func fastLink(watchdog seconds: Int) -> String {
+        """
         link.reconnect_initial_seconds = 0.2
         link.reconnect_max_seconds = 1
-        link.watchdog_seconds = 2
+        link.watchdog_seconds = \(seconds)
         link.resolve_timeout_seconds = 5
         """
+    }
 
     public var allLines: [String] { lock.withLock { lines } }
     public var stderr: String { lock.withLock { errorText } }

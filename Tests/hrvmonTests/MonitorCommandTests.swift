@@ -19,9 +19,15 @@ import Testing
         return false
     }
 
-    static func monitor(_ fake: FakeBluetooth, _ extra: [String] = []) throws -> LiveProcess {
-        try LiveProcess(["monitor", "--device", polar, "--format", "jsonl"] + extra, environment: fake.environment)
+    static func monitor(_ fake: FakeBluetooth, _ extra: [String] = [], settings: String = LiveProcess.fastLink) throws -> LiveProcess {
+        try LiveProcess(["monitor", "--device", polar, "--format", "jsonl"] + extra, environment: fake.environment, settings: settings)
     }
+
+    /// For the watchdog's tests: a stall is declared after `watchdogSeconds` without notifications.
+    /// Long enough that a test's step after a stall (sending the next notification) comes within
+    /// the following period on a busy machine.
+    static let watchdogSeconds = 4
+    static let watchdogLink = LiveProcess.fastLink(watchdog: watchdogSeconds)
 
     /// Sends packets and waits until the monitor printed `total` beats.
     static func send(_ packets: [[UInt8]], to fake: FakeBluetooth, expecting total: Int, in monitor: LiveProcess) throws {
@@ -30,8 +36,8 @@ import Testing
     }
 
     /// The monitor streaming from the Polar: subscribed, and one beat (810) through.
-    static func streaming(_ fake: FakeBluetooth) throws -> LiveProcess {
-        let monitor = try Self.monitor(fake)
+    static func streaming(_ fake: FakeBluetooth, settings: String = LiveProcess.fastLink) throws -> LiveProcess {
+        let monitor = try Self.monitor(fake, settings: settings)
         #expect(try Self.waitForSubscriber(fake))
         try Self.send([Packet.measurement(rr: [810])], to: fake, expecting: 1, in: monitor)
         return monitor
@@ -228,10 +234,13 @@ import Testing
     @Test func watchdogResubscribesWhenNotificationsStop() throws {
         let fake = try FakeBluetooth()
         defer { fake.stop() }
-        let monitor = try Self.monitor(fake)
+        let monitor = try Self.monitor(fake, settings: Self.watchdogLink)
         #expect(try Self.waitForSubscriber(fake))
         try Self.send([Packet.measurement(rr: [810])], to: fake, expecting: 1, in: monitor)
-        #expect(monitor.link("stalled", timeout: 6)?["detail"] as? String == "no notification for 2 s")
+        // Timers fire late on a busy machine: the silence said is the watchdog's period or more.
+        let stall = try #require(monitor.link("stalled", timeout: Double(3 * Self.watchdogSeconds))?["detail"] as? String)
+        let silence = try #require(stall.wholeMatch(of: /no notification for (\d+) s/)?.1, "\(stall)")
+        #expect(Int(silence)! >= Self.watchdogSeconds, "\(stall)")
         #expect(monitor.next { ($0["message"] as? String)?.hasPrefix("re-subscribing") == true } != nil)
         let deadline = Date().addingTimeInterval(5)
         while (try fake.sessions()["start_notify_calls"] as? Int ?? 0) < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
@@ -248,7 +257,7 @@ import Testing
     @Test func refusedDisconnectAfterAStallIsRetried() throws {
         let fake = try FakeBluetooth()
         defer { fake.stop() }
-        let monitor = try Self.streaming(fake)
+        let monitor = try Self.streaming(fake, settings: Self.watchdogLink)
         try fake.fail("Disconnect", with: "org.bluez.Error.Failed")
         #expect(monitor.next { ($0["message"] as? String)?.hasPrefix("still no notifications after re-subscribing") == true } != nil)
         let retry = monitor.link("reconnecting")
@@ -270,7 +279,7 @@ import Testing
     @Test func notificationsResumingAfterARefusedDisconnectEndTheStall() throws {
         let fake = try FakeBluetooth()
         defer { fake.stop() }
-        let monitor = try Self.streaming(fake)
+        let monitor = try Self.streaming(fake, settings: Self.watchdogLink)
         try fake.fail("Disconnect", with: "org.bluez.Error.Failed")
         #expect(monitor.link("reconnecting", timeout: 15) != nil, "\(monitor.allLines.suffix(6))")
         try Self.send([Packet.measurement(rr: [820])], to: fake, expecting: 2, in: monitor)
@@ -304,11 +313,11 @@ import Testing
     @Test func unrelatedSignalsDoNotHideAStall() throws {
         let fake = try FakeBluetooth()
         defer { fake.stop() }
-        let monitor = try Self.monitor(fake)
+        let monitor = try Self.monitor(fake, settings: Self.watchdogLink)
         #expect(try Self.waitForSubscriber(fake))
         try Self.send([Packet.measurement(rr: [810])], to: fake, expecting: 1, in: monitor)
-        // 6 s of battery signals, three watchdog periods: the stall must show while they arrive.
-        for level in 0..<24 {
+        // Battery signals for two and a half watchdog periods: the stall must show while they arrive.
+        for level in 0..<(10 * Self.watchdogSeconds) {
             try fake.run("battery \(Self.polar) \(80 + level % 2)")
             Thread.sleep(forTimeInterval: 0.25)
         }

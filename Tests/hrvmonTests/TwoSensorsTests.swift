@@ -112,7 +112,8 @@ import Testing
         #expect(Self.lines(monitor, Self.hrmPro, "gap").isEmpty)
         let hrmProStates = Self.lines(monitor, Self.hrmPro, "link").compactMap { $0["state"] as? String }
         #expect(hrmProStates.filter { $0 == "connected" }.count == 1 && hrmProStates.last == "connected", "HRM-Pro link: \(hrmProStates)")
-        #expect(Self.lines(monitor, Self.polar, "gap").count == 3)
+        let polarLinkLines = monitor.objects.filter { $0["sensor"] as? String == Self.polar && ["gap", "link"].contains($0["type"] as? String) }
+        #expect(Self.lines(monitor, Self.polar, "gap").count == 3, "Polar's gap and link lines: \(polarLinkLines)")
         #expect(Self.lines(monitor, Self.polar, "link").filter { $0["state"] as? String == "disconnected" }.count == 3)
 
         // While the Polar was away (disconnected until connected again), HRM-Pro beats went on.
