@@ -26,7 +26,7 @@ SWIFT ?= swift
 INSTALL ?= install
 INSTALL_PROGRAM ?= $(INSTALL) -m 0755
 # The static build: only the runtime pages hrvmon touches are resident (16 MB RSS monitoring,
-# against 23 MB linked dynamically; see README, Benchmarks).
+# against 23 MB linked dynamically; see docs/development/benchmarks.md).
 BINARY ?= .build/release/hrvmon
 
 INSTALLED = \
@@ -57,7 +57,7 @@ install:
 		$(DESTDIR)$(ZSHCOMPLETIONDIR)/_hrvmon $(DESTDIR)$(FISHCOMPLETIONDIR)/hrvmon.fish
 ifeq ($(DESTDIR),)
 	@echo "Installed. To use the udev rule and the user unit now: sudo udevadm control --reload,"
-	@echo "and as each user: systemctl --user daemon-reload (README: Start automatically)."
+	@echo "and as each user: systemctl --user daemon-reload (docs/guide/install.md: Start automatically)."
 endif
 
 # The same with the symbols stripped (78 MB → 60 MB); packaging tools strip by themselves.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmarks `hrvmon monitor` against the fake bluetoothd on a private bus (README, Benchmarks).
+"""Benchmarks `hrvmon monitor` against the fake bluetoothd on a private bus (docs/development/benchmarks.md).
 
 1. Latency: hrvmon's own time per notification, from the end of the recvmsg that brought the
    D-Bus message to the write of its `rr` line, read from `strace -ttt -T` (strace slows the

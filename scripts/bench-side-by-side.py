@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""hrvmon side by side with Python tools, every ratio from the same run (README, Benchmarks).
+"""hrvmon side by side with Python tools, every ratio from the same run (docs/development/benchmarks.md).
 
 1. Offline analysis of a simulated 24-hour recording (`hrvmon simulate --scenario day --seed 1`):
    `hrvmon analyze --format json` against NeuroKit2 (`signal_fixpeaks(method="kubios",

@@ -1,7 +1,7 @@
 import HRV
 import SessionLog
 
-/// A session on the one time axis every research export uses (README: "Research exports"):
+/// A session on the one time axis every research export uses (docs/research.md, "Research exports"):
 /// seconds from `zero`, the whole second of Unix time at or before the start of the first
 /// interval. Within a stretch of beats between gaps, beats are placed by their RR (the strap's
 /// clock, exact to 1/1024 s); each stretch starts where the wall clock puts the start of its

@@ -4,7 +4,7 @@ import Presentation
 import SessionLog
 
 /// A live session on stdout, line by line: the session records as JSON Lines (`--format jsonl`,
-/// the README contract) or text lines for people. Every line is flushed as it is written.
+/// the contract in docs/reference/session-files.md) or text lines for people. Every line is flushed as it is written.
 public final class LiveWriter: SessionOutput {
     public let format: MonitorFormat
     /// The sensor the session follows, when several share stdout: a `sensor` field ends each

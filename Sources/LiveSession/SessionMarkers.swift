@@ -1,7 +1,7 @@
 import LivePipeline
 
 /// What a session says on its LSL Markers stream: one string per moment worth marking in a
-/// recording beside other streams (README, "Lab Streaming Layer"). Pure: the events in, the
+/// recording beside other streams (docs/research.md, "Lab Streaming Layer"). Pure: the events in, the
 /// markers out, each at its event's time.
 public struct SessionMarkers {
     public static let stressOn = "stress_on"

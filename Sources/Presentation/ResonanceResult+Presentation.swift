@@ -2,7 +2,7 @@ import HRV
 import SessionLog
 
 extension ResonanceResult {
-    /// The assessment as the `resonance` object of `analyze --format json` (README's contract).
+    /// The assessment as the `resonance` object of `analyze --format json` (the contract in docs/reference/commands.md).
     public func json(schedule: ResonanceProtocol) -> JSONObject {
         var object = JSONObject()
         object.add("best_bpm", best)

@@ -1,6 +1,6 @@
 import HRV
 
-// The episode and suggestion fields `analyze` and `monitor` share (README documents both).
+// The episode and suggestion fields `analyze` and `monitor` share (docs/reference/commands.md and session-files.md document both).
 extension JSONObject {
     public mutating func addFields(of episode: StressEpisode) {
         add("start_s", episode.start)

@@ -1,7 +1,7 @@
 import HRV
 import HeartRateProtocol
 
-/// A session file read back (README: "Session files"): the header, the steps to replay it
+/// A session file read back (docs/reference/session-files.md): the header, the steps to replay it
 /// through the live pipeline, and what the session recorded about itself.
 public struct SessionFile: Sendable {
     public struct Header: Sendable {

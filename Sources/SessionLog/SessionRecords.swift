@@ -4,7 +4,7 @@ import LivePipeline
 import Settings
 
 /// The JSON Lines of a session: what the session file holds and `monitor --format jsonl` prints,
-/// one object per event (README: "Session files"). Keys are a documented contract.
+/// one object per event (docs/reference/session-files.md). Keys are a documented contract.
 public enum SessionRecords {
     /// The first line: what produced the session and with which settings, so a replay can use
     /// the same.

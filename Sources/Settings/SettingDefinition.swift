@@ -11,7 +11,7 @@ public struct SettingDefinition: Sendable {
 
     public var key: String
     public var kind: Kind
-    /// What it does and where the default comes from (README's configuration reference).
+    /// What it does and where the default comes from (docs/reference/configuration.md).
     public var help: String
 
     /// The value in `settings`, as it would be written in the file.

@@ -1,7 +1,7 @@
 import HRV
 
 extension SettingDefinition {
-    /// Every key, in the order `hrvmon config` and README list them.
+    /// Every key, in the order `hrvmon config` and docs/reference/configuration.md list them.
     public static let all: [SettingDefinition] = [
         number("window.rmssd_seconds", 5...3600, \.pipeline.rmssdWindow,
                "Rolling window for RMSSD, HR and stress, seconds. 60 s: ultra-short RMSSD agrees with 5-min values (Esco & Flatt 2014)."),

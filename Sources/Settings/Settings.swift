@@ -1,6 +1,6 @@
 import HRV
 
-/// Everything a user can tune, with the defaults documented in README. Read from
+/// Everything a user can tune, with the defaults documented in docs/reference/configuration.md. Read from
 /// `$XDG_CONFIG_HOME/hrvmon/config` (`SettingsFile`).
 public struct Settings: Equatable, Sendable {
     public var pipeline = HRVPipeline.Configuration()

@@ -7,7 +7,7 @@ import Settings
 
 /// How a running session is shown: `--format` and `--no-dashboard`.
 struct DisplayOptions: ParsableArguments {
-    @Option(help: "text or jsonl (one JSON object per line; see README). Text on a terminal is the dashboard.")
+    @Option(help: "text or jsonl (one JSON object per line; see docs/reference/session-files.md). Text on a terminal is the dashboard.")
     var format: MonitorFormat = .text
 
     @Flag(name: .customLong("no-dashboard"), help: "Print text lines even on a terminal.")

@@ -4,7 +4,7 @@ import Platform
 
 /// `--lsl`: the session on the Lab Streaming Layer too.
 struct LSLOptions: ParsableArguments {
-    @Flag(help: "Publish the beats (an RR stream) and the session's markers on the Lab Streaming Layer (needs liblsl; see README).")
+    @Flag(help: "Publish the beats (an RR stream) and the session's markers on the Lab Streaming Layer (needs liblsl; see docs/research.md).")
     var lsl = false
 
     /// liblsl when `--lsl` asks for it; nil without `--lsl`. Without a loadable liblsl: what to

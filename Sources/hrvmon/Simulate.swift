@@ -12,7 +12,7 @@ struct Simulate: ParsableCommand {
             SCENARIO is a preset (\(Scenario.presets.keys.sorted().joined(separator: ", "))) or a \
             list of segments: kind:duration[:hr=BPM][:rmssd=MS][:br=BREATHS_PER_MIN], with kinds \
             \(SegmentKind.allCases.map(\.rawValue).joined(separator: ", ")), and optional \
-            ectopic=N/min, ectopic-at=TIME (repeatable), missed=N, extra=N, and a subject resonance for paced breathing segments, resonance=BREATHS_PER_MIN or flat with resonance-q=Q (README). Example: rest:10m,stress:5m:hr=85,breathing:3m:br=6,ectopic=0.5/min
+            ectopic=N/min, ectopic-at=TIME (repeatable), missed=N, extra=N, and a subject resonance for paced breathing segments, resonance=BREATHS_PER_MIN or flat with resonance-q=Q (docs/science.md). Example: rest:10m,stress:5m:hr=85,breathing:3m:br=6,ectopic=0.5/min
 
             The same scenario and seed always give the same beats. Intervals are whole strap ticks \
             (1/1024 s), written in milliseconds exactly (781.25), so analyze reads them back unchanged.

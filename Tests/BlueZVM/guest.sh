@@ -72,7 +72,7 @@ dbus-monitor --system "sender='org.bluez',path_namespace='/org/bluez/$central'" 
 monitor_bus=$!
 sleep 0.5
 step "hrvmon monitor"
-# Mode acquire: the same with AcquireNotify's socket instead of StartNotify (for README's comparison).
+# Mode acquire: the same with AcquireNotify's socket instead of StartNotify (for the comparison in docs/development/testing.md).
 extra=()
 [ "$mode" = acquire ] && extra=(--acquire)
 "$hrvmon" monitor --device "$address" --adapter "$central" --format jsonl --no-log "${extra[@]}" > "$out/monitor.jsonl" 2> "$out/monitor.err" &

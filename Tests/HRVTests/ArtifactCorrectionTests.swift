@@ -81,7 +81,7 @@ import Testing
         #expect(Double(falselyCorrected.count) < 0.02 * Double(updates.count))
     }
 
-    /// Out-of-range intervals that are detection errors are repaired, as README describes: 150 ms
+    /// Out-of-range intervals that are detection errors are repaired, as docs/reference/commands.md describes: 150 ms
     /// + 650 ms in an 800 ms rhythm merge into one beat, 1600 ms splits into two.
     @Test func outOfRangeDetectionErrorsAreRepaired() throws {
         let rhythm = (0..<300).map { RRInterval(milliseconds: 800 + Int(30 * sin(Double($0) * 2 * .pi / 4.5))) }

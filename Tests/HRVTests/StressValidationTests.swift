@@ -6,7 +6,7 @@ import Testing
 /// The detector on realistic physiology (the simulator's respiration-driven RSA, 1/f wander,
 /// Mayer waves, lagged transitions and ~0.5 % ectopic beats), each scenario in several random
 /// draws: false stress where there is none, and onset/release of a real moderate stress episode.
-/// The README's validation table comes from `printTable` below.
+/// The validation table in docs/science.md comes from `printTable` below.
 @Suite struct StressValidationTests {
     /// One detector run over a simulated recording, with the beat times at which each state held.
     struct Judged {
@@ -83,7 +83,7 @@ import Testing
     /// bpm and lowers RMSSD (Sloan et al. 1991; Bernardi et al. 2000), and its irregular breaths
     /// sometimes read as faster breathing. Over twelve draws (7 hours of recording) the false
     /// stress stays under 30 s per hour, though a single draw can show one short episode
-    /// (README, "Known limits").
+    /// (docs/science.md, "Known limits").
     @Test func talkingIsRarelyStress() throws {
         var perDraw: [Double] = []
         for seed in UInt64(1)...12 {

@@ -86,13 +86,13 @@ import Testing
         #expect(try parse(text) == changed)
     }
 
-    /// README's configuration reference names every key, so the documentation cannot fall behind.
-    @Test func readmeDocumentsEveryKey() throws {
-        let readme = try String(
-            contentsOf: Repository.root.appendingPathComponent("README.md"),
+    /// The configuration reference names every key, so the documentation cannot fall behind.
+    @Test func theConfigurationReferenceDocumentsEveryKey() throws {
+        let reference = try String(
+            contentsOf: Repository.root.appendingPathComponent("docs/reference/configuration.md"),
             encoding: .utf8)
         for definition in SettingDefinition.all {
-            #expect(readme.contains("`\(definition.key)`"), "README lacks \(definition.key)")
+            #expect(reference.contains("| `\(definition.key)` |"), "docs/reference/configuration.md lacks \(definition.key)")
         }
     }
 }

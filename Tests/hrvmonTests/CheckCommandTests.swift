@@ -134,7 +134,7 @@ import Testing
 
     /// For people: instructions, a countdown line a phase and each half minute, the result and
     /// the verdict, on the generated 90-day history of LongViewTests (shifted to end yesterday).
-    /// The output is kept in .build/test-artifacts/check.txt (README's example).
+    /// The output is kept in .build/test-artifacts/check.txt (the example in docs/guide/morning-check.md).
     @Test func textForPeople() throws {
         let home = Hrvmon.freshHome()
         defer { try? FileManager.default.removeItem(atPath: home) }

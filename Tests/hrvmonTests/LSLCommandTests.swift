@@ -11,7 +11,7 @@ import Testing
         objects.filter { $0["type"] as? String == type }
     }
 
-    /// The markers a session's lines call for, with the `t` of each (README, "Markers"): the stress
+    /// The markers a session's lines call for, with the `t` of each (docs/research.md, "Markers"): the stress
     /// onset at the first `metrics` in state stress after the last episode ended, its end at the
     /// `stress` line; exercises, notes; the link lost when a connected link leaves that state other
     /// than by stopping, restored when it is connected again.

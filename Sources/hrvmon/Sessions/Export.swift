@@ -21,7 +21,7 @@ struct Export: ParsableCommand {
             gap, note, stress and activity episode, exercise and suggestion as an annotation. bids: \
             BIDS physio (*_physio.tsv.gz, *_physio.json) and events (*_events.tsv, *_events.json) \
             under sub-SUBJECT/ses-ID/beh/ in the --output directory, every beat as received and as \
-            corrected in the events. README's "Research exports" says how to undo hrvmon's corrections.
+            corrected in the events. docs/research.md, "Research exports", says how to undo hrvmon's corrections.
 
             Exported files are created 0600: they hold health data.
             """)

@@ -9,7 +9,7 @@ struct Sessions: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sessions",
         abstract: "List the recorded sessions: when, how long, which sensor, mean HR, RMSSD, stress and exercises.",
-        discussion: "Sessions live in \(SessionStore.directory) (one JSON Lines file each, README: \"Session files\").")
+        discussion: "Sessions live in \(SessionStore.directory) (one JSON Lines file each; see docs/reference/session-files.md).")
 
     @Option(help: "text, json (one object) or csv.")
     var format: OutputFormat = .text

@@ -7,7 +7,7 @@ scipy 1.17.1.
 
     python3 Tests/TestSupport/Fixtures/make_coherence_reference.py [--check]
 
-The definition (README, "Coherence"; McCraty et al. 2009): the RR tachogram (each interval at the
+The definition (docs/science.md, "Coherence"; McCraty et al. 2009): the RR tachogram (each interval at the
 time of the beat that ends it) resampled at 4 Hz by linear interpolation from the first beat,
 scipy.signal.periodogram with a periodic Hann window, linear detrend, density scaling and nfft
 1024 (bins every 1/256 Hz); the peak is the highest bin in [0.04, 0.26] Hz (the lower of equal

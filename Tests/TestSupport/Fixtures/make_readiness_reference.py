@@ -3,7 +3,7 @@
 
 Writes readiness_reference.json: seeded histories as hrvmon's resting records (day, t, UTC
 offset, kind, ln RMSSD) and, per day, the values recomputed here with numpy from the rules the
-README states, independently of hrvmon's code:
+docs/science.md ("The long view's rules") states, independently of hrvmon's code:
 
 - a day's value: its morning check when it has one (the latest), else the mean of its
   session measurements;
@@ -26,7 +26,7 @@ Histories:
 
 Run: python3 make_readiness_reference.py [--check]   (numpy 2.4.6; no other dependency)
      python3 make_readiness_reference.py --example-baseline PATH --end YYYY-MM-DD
-       writes the "travel" history, shifted to end on that day, as a baseline.json (README's example)
+       writes the "travel" history, shifted to end on that day, as a baseline.json (the example in docs/guide/morning-check.md)
 """
 import datetime as dt
 import json
