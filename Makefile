@@ -7,7 +7,8 @@
 #     make install BINARY=path  # install a binary built elsewhere
 #
 # Installs the binary, the udev rule, the systemd user unit, bash/zsh/fish completions and the
-# manual pages (man/: hrvmon(1) and one page per command, written by hand in mdoc). Nothing runs as root but `install` and `uninstall`, and those build nothing.
+# manual pages (every man/*.1: hrvmon(1) and a page per command, written in mdoc). Nothing runs
+# as root but `install` and `uninstall`, and those build nothing.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
