@@ -7,7 +7,8 @@
 #     make install BINARY=path  # install a binary built elsewhere
 #
 # Installs the binary, the udev rule, the systemd user unit, bash/zsh/fish completions and the
-# manual page. Nothing runs as root but `install` and `uninstall`, and those build nothing.
+# manual pages (every man/*.1: hrvmon(1) and a page per command, written in mdoc). Nothing runs
+# as root but `install` and `uninstall`, and those build nothing.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -28,6 +29,7 @@ INSTALL_PROGRAM ?= $(INSTALL) -m 0755
 # The static build: only the runtime pages hrvmon touches are resident (16 MB RSS monitoring,
 # against 23 MB linked dynamically; see docs/development/benchmarks.md).
 BINARY ?= .build/release/hrvmon
+MANPAGES = $(wildcard man/*.1)
 
 INSTALLED = \
 	$(DESTDIR)$(BINDIR)/hrvmon \
@@ -36,9 +38,9 @@ INSTALLED = \
 	$(DESTDIR)$(BASHCOMPLETIONDIR)/hrvmon \
 	$(DESTDIR)$(ZSHCOMPLETIONDIR)/_hrvmon \
 	$(DESTDIR)$(FISHCOMPLETIONDIR)/hrvmon.fish \
-	$(DESTDIR)$(MANDIR)/man1/hrvmon.1
+	$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
 
-.PHONY: all install install-strip uninstall man
+.PHONY: all install install-strip uninstall
 
 all:
 	$(SWIFT) build -c release --static-swift-stdlib --product hrvmon
@@ -52,7 +54,7 @@ install:
 	$(BINARY) --generate-completion-script bash > $(DESTDIR)$(BASHCOMPLETIONDIR)/hrvmon
 	$(BINARY) --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPLETIONDIR)/_hrvmon
 	$(BINARY) --generate-completion-script fish > $(DESTDIR)$(FISHCOMPLETIONDIR)/hrvmon.fish
-	$(INSTALL) -m 0644 man/hrvmon.1 $(DESTDIR)$(MANDIR)/man1/hrvmon.1
+	$(INSTALL) -m 0644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
 	chmod 0644 $(DESTDIR)$(USERUNITDIR)/hrvmon.service $(DESTDIR)$(BASHCOMPLETIONDIR)/hrvmon \
 		$(DESTDIR)$(ZSHCOMPLETIONDIR)/_hrvmon $(DESTDIR)$(FISHCOMPLETIONDIR)/hrvmon.fish
 ifeq ($(DESTDIR),)
@@ -66,12 +68,3 @@ install-strip:
 
 uninstall:
 	rm -f $(INSTALLED)
-
-# The manual page is generated from the command definitions by swift-argument-parser's
-# generate-manual plugin and kept in git, so a build needs no plugin; a test checks that it
-# names every command and option.
-man:
-	$(SWIFT) package --allow-writing-to-directory man generate-manual --configuration debug \
-		--date $$(git log -1 --format=%cs 2>/dev/null || date +%F) --output-directory man
-	# A blank line is not a paragraph break in mdoc (groff warns "Empty input line"): make it one.
-	sed -i 's/^$$/.Pp/' man/hrvmon.1
