@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Python readers the export tests open hrvmon's research exports with (pyedflib,
-# MNE, pandas; numpy comes with them) — test tools, never something hrvmon runs. Safe to re-run:
-# nothing is installed when they import already. About 30 s on a machine that has none of them.
+# MNE, pandas; numpy comes with them), and bids-validator, which checks the BIDS export is a valid
+# dataset — test tools, never something hrvmon runs. Safe to re-run: nothing is installed when
+# they are there already. About 30 s on a machine that has none of them.
 set -euo pipefail
 
 export_readers=(pyedflib mne pandas)
@@ -19,5 +20,22 @@ install_export_readers() {
         || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --break-system-packages "${export_readers[@]}"
 }
 
+# bids-validator checks every path of a BIDS export against the BIDS schema that bidsschematools
+# brings, and needs the dataset's dataset_description.json. Into a directory of its own under
+# .build, as install-deps.sh installs pylsl (Debian's Python refuses other pip installs, PEP 668);
+# pinned, so every run checks against the same schema.
+bids_validator=(bids-validator==1.14.7.post0 bidsschematools==2.0.1)
+bids_validator_directory=.build/bids-validator
+install_bids_validator() {
+    [ -e "$bids_validator_directory/bids_validator" ] \
+        && grep -qx "Version: ${bids_validator[0]#*==}" "$bids_validator_directory"/bids_validator-*.dist-info/METADATA 2>/dev/null \
+        && grep -qx "Version: ${bids_validator[1]#*==}" "$bids_validator_directory"/bidsschematools-*.dist-info/METADATA 2>/dev/null \
+        && return 0
+    rm -rf "$bids_validator_directory"
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-cache-dir \
+        --target "$bids_validator_directory" "${bids_validator[@]}"
+}
+
 cd "$(dirname "$0")/.."
 install_export_readers
+install_bids_validator

@@ -10,7 +10,8 @@ import SessionLog
 /// - `*_events.tsv`: every received beat (`rr`) and every corrected beat (`nn`) exactly, and the
 ///   gaps, notes, stress and activity episodes, exercises and suggestions; `*_events.json`
 ///   describes its columns;
-/// - `sub-*_ses-*_scans.tsv`: the local start date and time of time zero (`acq_time`).
+/// - `sub-*_ses-*_scans.tsv`: the local start date and time of time zero (`acq_time`);
+/// - and at the dataset's root, `dataset_description.json` (`datasetDescription`).
 public enum BIDSPhysio {
     public struct File: Sendable {
         /// Relative to the dataset's root.
@@ -42,6 +43,24 @@ public enum BIDSPhysio {
             File(path: directory + "sub-\(subject)_ses-\(session)_scans.tsv",
                  bytes: Array("filename\tacq_time\n\(physio)\t\(timeline.localZero.iso)\n".utf8)),
         ]
+    }
+
+    /// The BIDS version these files follow.
+    public static let bidsVersion = "1.10.0"
+
+    /// The dataset's `dataset_description.json`, at its root: what makes a directory a BIDS
+    /// dataset. `version`: the exporting hrvmon's.
+    public static func datasetDescription(version: String) -> File {
+        var generator = JSONObject()
+        generator.add("Name", "hrvmon")
+        generator.add("Version", version)
+        generator.add("Description", "hrvmon export --format bids: RR intervals from a Bluetooth heart-rate strap, as received and as corrected")
+        var json = JSONObject()
+        json.add("Name", "hrvmon sessions")
+        json.add("BIDSVersion", bidsVersion)
+        json.add("DatasetType", "raw")
+        json.add("GeneratedBy", [generator])
+        return File(path: "dataset_description.json", bytes: Array((json.serialized + "\n").utf8))
     }
 
     static func physioTable(_ timeline: ExportTimeline) -> String {

@@ -4,26 +4,31 @@ import Platform
 /// builds and runs without it, and only `--lsl` looks for it. The functions hrvmon calls are
 /// declared here as the C types of liblsl's lsl_c.h (liblsl 1.14 or newer).
 public final class LSLLibrary {
-    /// A path to liblsl that is tried instead of the linker's search, e.g. the copy in pylsl's wheel.
+    /// A path to liblsl that is tried alone, before any other place (`LSLSearch`).
     public static let pathVariable = "HRVMON_LIBLSL"
     /// The names the dynamic linker is asked for: the ABI's soname (the sccn .deb installs it), then
     /// the development link.
     public static let names = ["liblsl.so.2", "liblsl.so"]
 
-    /// No usable liblsl: each place tried and why it failed, and what to install.
+    /// No usable liblsl: each library tried and why it failed, the places that held none, and
+    /// what to install.
     public struct NotFound: Error, CustomStringConvertible {
         public var attempts: [(name: String, failure: SharedLibrary.Failure)]
+        public var emptyPlaces: [String] = []
 
         public var description: String {
-            """
-            --lsl needs liblsl, the Lab Streaming Layer library (1.14 or newer), and none could be loaded:
-            \(attempts.map { "  \($0.name): \($0.failure)" }.joined(separator: "\n"))
-            Get it either way:
-              - from pylsl's wheel: `python3 -m pip install pylsl` (in a venv), then
-                  export \(LSLLibrary.pathVariable)="$(python3 -c 'import os, pylsl; print(os.path.dirname(pylsl.__file__))')/lib/liblsl.so"
-              - or the .deb for your distribution from https://github.com/sccn/liblsl/releases
-                (`sudo apt install ./liblsl-*.deb`), which installs liblsl.so.2 where the dynamic linker finds it
-            """
+            let looked = emptyPlaces.isEmpty ? "" : "\nNo pylsl with its liblsl in:\n" + emptyPlaces.map { "  \($0)" }.joined(separator: "\n")
+            return """
+                --lsl needs liblsl, the Lab Streaming Layer library (1.14 or newer), and none could be loaded:
+                \(attempts.map { "  \($0.name): \($0.failure)" }.joined(separator: "\n"))\(looked)
+                Get it either way:
+                  - with pylsl, whose wheel carries liblsl: `python3 -m pip install --user pylsl` (or in a venv,
+                    active when hrvmon starts); hrvmon finds it there. A pylsl elsewhere: set PYLSL_LIB (as pylsl
+                    reads it) or \(LSLLibrary.pathVariable) to its liblsl.so, e.g.
+                      export \(LSLLibrary.pathVariable)="$(python3 -c 'import os, pylsl; print(os.path.dirname(pylsl.__file__))')/lib/liblsl.so"
+                  - or the .deb for your distribution from https://github.com/sccn/liblsl/releases
+                    (`sudo apt install ./liblsl-*.deb`), which installs liblsl.so.2 where the dynamic linker finds it
+                """
         }
     }
 
@@ -70,20 +75,25 @@ public final class LSLLibrary {
         setConfigContent = try library.function("lsl_set_config_content").get()
     }
 
-    /// liblsl from `$HRVMON_LIBLSL` when it is set (and only from there), else from the linker's
-    /// search for `names`; quiet unless the user configured it (`quietUnlessConfigured`).
-    public static func load(path: String? = Environment.value(pathVariable)) -> Result<LSLLibrary, NotFound> {
+    /// liblsl from the first of `search`'s candidates that loads; quiet unless the user
+    /// configured it (`quietUnlessConfigured`).
+    public static func load(_ search: LSLSearch = LSLSearch()) -> Result<LSLLibrary, NotFound> {
         var attempts: [(String, SharedLibrary.Failure)] = []
-        for name in path.map({ [$0] }) ?? names {
+        for candidate in search.candidates {
             do {
-                let library = try LSLLibrary(SharedLibrary.open(name).get())
+                let library = try LSLLibrary(SharedLibrary.open(candidate.name).get())
                 library.quietUnlessConfigured()
                 return .success(library)
             } catch {
-                attempts.append((path == nil ? name : "\(pathVariable)=\(name)", error))
+                attempts.append((candidate.label, error))
             }
         }
-        return .failure(NotFound(attempts: attempts))
+        return .failure(NotFound(attempts: attempts, emptyPlaces: search.emptyPlaces))
+    }
+
+    /// liblsl from `path` (as `$HRVMON_LIBLSL` gives it) and nowhere else.
+    public static func load(path: String) -> Result<LSLLibrary, NotFound> {
+        load(LSLSearch(environment: { $0 == pathVariable ? path : nil }))
     }
 
     /// liblsl's version as major × 100 + minor (1.16 is 116).

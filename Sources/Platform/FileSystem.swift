@@ -65,6 +65,15 @@ public enum FileSystem {
         chmod(path, permissions) == 0 ? nil : .current
     }
 
+    /// The paths that match a shell wildcard pattern (glob(3): `*`, `?`, `[…]`), sorted; none
+    /// when nothing matches or a directory on the way cannot be read.
+    public static func matching(_ pattern: String) -> [String] {
+        var found = glob_t()
+        defer { globfree(&found) }
+        guard glob(pattern, 0, nil, &found) == 0 else { return [] }
+        return (0..<Int(found.gl_pathc)).compactMap { found.gl_pathv[$0].map { String(cString: $0) } }
+    }
+
     /// A file opened for appending, created with `permissions` if missing; with `exclusive`, only
     /// a new file (an existing one gives `Errno.fileExists`).
     public static func openForAppending(_ path: String, permissions: UInt32, exclusive: Bool) -> Result<Int32, Errno> {

@@ -130,10 +130,13 @@ public enum RRFileReader {
         (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
     }
 
-    /// A number written with an exponent (`8.12e+02`) has a letter but is no header.
+    /// A number written with an exponent (`8.12e+02`) has a letter but is no header, nor is one
+    /// too large for any interval (`1e400`): that is a value out of range, said as on later lines.
     static func looksNumeric(_ line: Bytes) -> Bool {
-        if case .value = DecimalParser.parse(line, scale: 1) { return true }
-        return false
+        switch DecimalParser.parse(line, scale: 1) {
+        case .value, .tooLarge: true
+        case .notANumber: false
+        }
     }
 
     static func trimmed(_ bytes: Bytes) -> Bytes {

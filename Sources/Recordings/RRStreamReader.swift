@@ -19,6 +19,8 @@ public struct RRStreamReader {
     private var delimiter = UInt8(ascii: ",")
 
     private var lineNumber = 0
+    /// Where the next line starts in the file, in bytes.
+    private var offset: Int64 = 0
     private var total: Int64 = 0
     /// The start of a line the previous piece cut off.
     private var carry: [UInt8] = []
@@ -47,6 +49,7 @@ public struct RRStreamReader {
                 total + value.microticks <= RRFileReader.longestRecording
             {
                 lineNumber += 1
+                offset += Int64(newline + 1 - lineStart)
                 total += value.microticks
                 count += 1
                 emit(value)
@@ -125,6 +128,7 @@ public struct RRStreamReader {
     }
 
     private mutating func take(_ text: RRFileReader.Bytes, emit: (RRInterval) -> Void) throws(RecordingError) {
+        defer { offset += Int64(text.count + 1) }
         guard let value = try interval(on: text) else { return }
         count += 1
         if unitJudged {
@@ -145,6 +149,11 @@ public struct RRStreamReader {
     /// The interval on one line; nil for blank lines, comments and the header.
     private mutating func interval(on text: RRFileReader.Bytes) throws(RecordingError) -> RRInterval? {
         lineNumber += 1
+        if let binary = text.firstIndex(where: BinaryData.isBinary) {
+            throw BinaryData.error(
+                source: source, line: lineNumber, offset: offset + Int64(binary - text.startIndex), byte: text[binary],
+                expected: "text: one RR interval per line, or delimited text (CSV) with an RR column")
+        }
         var line = text
         if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }  // UTF-8 BOM
         line = RRFileReader.trimmed(line)
@@ -175,8 +184,10 @@ public struct RRStreamReader {
         if let found = [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t")].first(where: line.contains) {
             delimiter = found
         }
-        if line.contains(where: RRFileReader.isLetter) && !RRFileReader.looksNumeric(line) {
-            let names = RRFileReader.split(line, on: delimiter).map { String(decoding: RRFileReader.unquoted($0), as: UTF8.self) }
+        // A header has a name in some field: letters that are not a number's (`8.12e+02`, `1e400`).
+        let fields = RRFileReader.split(line, on: delimiter).map(RRFileReader.unquoted)
+        if fields.contains(where: { $0.contains(where: RRFileReader.isLetter) && !RRFileReader.looksNumeric($0) }) {
+            let names = fields.map { String(decoding: $0, as: UTF8.self) }
             let (index, namedUnit) = try RRFileReader.headerColumn(names, chosen: chosen, source: source, line: lineNumber)
             column = index
             fieldCount = names.count

@@ -45,10 +45,16 @@ public enum SessionFileReader {
                     builder.file?.tornLine = number
                     break
                 }
+                // A binary file, said so (not echoed); a damaged line later on is recovered above it.
+                if number == 1, let binary = line.firstIndex(where: BinaryData.isBinary) {
+                    throw BinaryData.error(
+                        source: source, line: number, offset: Int64(binary), byte: line[binary],
+                        expected: "a session file, text (JSON Lines): `hrvmon sessions` lists them")
+                }
                 throw RecordingError(
                     source: source, line: number,
                     problem: number == 1 ? "not an hrvmon session file (\(error.reason))" : "damaged line: \(error.reason)",
-                    hint: number == 1 ? "pass a session file from `hrvmon sessions`, or an RR file" : "the lines before it are intact: `head -n \(number - 1)` recovers them")
+                    hint: number == 1 ? "pass a session file: `hrvmon sessions` lists them" : "the lines before it are intact: `head -n \(number - 1)` recovers them")
             }
             do {
                 try builder.add(object, line: number)
@@ -88,7 +94,7 @@ public enum SessionFileReader {
             guard file != nil else {
                 guard (try? fields.string("type")) == "session", (try? fields.string("format")) == formatName else {
                     throw LineError(reason: "not an hrvmon session file (its first line is not a session header)",
-                                    hint: "pass a session file from `hrvmon sessions`, or an RR file")
+                                    hint: "pass a session file: `hrvmon sessions` lists them")
                 }
                 file = SessionFile(header: try header(fields))
                 return

@@ -54,19 +54,24 @@ public enum SessionStore {
             .sorted { startOrder(id(of: $0)) < startOrder(id(of: $1)) }
     }
 
-    /// A session by id (or a unique prefix of one), or by path when `acceptingPaths`.
+    /// A session by id (or a unique prefix of one), or by path when `acceptingPaths`: every
+    /// command resolves SESSION so. A reference is a path when it has a `/` or the session
+    /// files' extension, or names an existing file (`day.txt` in the current directory).
     public static func find(_ reference: String, acceptingPaths: Bool = true) throws(DataDirectory.Failure) -> String {
-        if reference.contains("/") || reference.hasSuffix(fileExtension) {
+        if reference.contains("/") || reference.hasSuffix(fileExtension) || (acceptingPaths && FileSystem.status(reference)?.kind == .regular) {
             guard acceptingPaths else {
                 throw DataDirectory.Failure(path: reference, reason: "not a session id; `hrvmon sessions` lists them (only sessions in \(directory) are deleted)")
             }
-            if let failure = FileSystem.check(reference, .read) { throw DataDirectory.Failure(path: reference, reason: failure.description) }
+            if let failure = FileSystem.check(reference, .read) { throw DataDirectory.Failure(path: reference, reason: "cannot read: \(failure)") }
             return reference
         }
         let matches = all().filter { id(of: $0).hasPrefix(reference) }
         if let exact = matches.first(where: { id(of: $0) == reference }) { return exact }
         switch matches.count {
         case 1: return matches[0]
+        // Ids are dates and times: a name with a dot was meant as a file.
+        case 0 where acceptingPaths && reference.contains("."):
+            throw DataDirectory.Failure(path: reference, reason: "no such file (nor a session of that id in \(directory))")
         case 0: throw DataDirectory.Failure(path: directory, reason: "no session '\(reference)'; `hrvmon sessions` lists them")
         default: throw DataDirectory.Failure(path: directory, reason: "'\(reference)' matches \(matches.count) sessions: \(matches.map(id(of:)).joined(separator: ", "))")
         }

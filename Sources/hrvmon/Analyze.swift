@@ -28,7 +28,7 @@ struct Analyze: ParsableCommand {
             --no-correction every value is used as given.
             """)
 
-    @Argument(help: "RR recording, or - for standard input.")
+    @Argument(help: "RR recording, session (id, unique id prefix or file), or - for standard input.")
     var file: String
 
     @Option(help: "Output: text, json (one object; JSON Lines with --series) or csv.")
@@ -42,14 +42,13 @@ struct Analyze: ParsableCommand {
     @Flag(help: "Print the rolling windows over time instead of the whole-recording summary.")
     var series = false
 
-    // Unconditional, so `--step -5` is refused for what it is rather than as a missing value.
     @Option(parsing: .unconditional, help: "With --series: seconds between rows (0: a row per beat).")
     var step: Double = 5
 
-    @Option(name: .customLong("rmssd-window"), help: "Rolling RMSSD window, seconds (default: window.rmssd_seconds, 60).")
+    @Option(name: .customLong("rmssd-window"), parsing: .unconditional, help: "Rolling RMSSD window, seconds (default: window.rmssd_seconds, 60).")
     var rmssdWindow: Double?
 
-    @Option(name: .customLong("sdnn-window"), help: "Rolling SDNN window, seconds (default: window.sdnn_seconds, 300).")
+    @Option(name: .customLong("sdnn-window"), parsing: .unconditional, help: "Rolling SDNN window, seconds (default: window.sdnn_seconds, 300).")
     var sdnnWindow: Double?
 
     enum BaselineChoice: String, ExpressibleByArgument, CaseIterable {
@@ -62,14 +61,14 @@ struct Analyze: ParsableCommand {
     @Option(help: "Resting baseline for stress: auto (personal when there is enough data), session or personal.")
     var baseline: BaselineChoice = .auto
 
-    @Option(name: .customLong("exercise"), help: ArgumentHelp(
+    @Option(name: .customLong("exercise"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
         "A breathing exercise taken during the recording, START:END in seconds from the first beat (repeatable); its effect is reported.",
         valueName: "start:end"))
     var exercises: [ExerciseSpan] = []
 
     @OptionGroup var resonanceSteps: ResonanceSteps
 
-    @Option(name: .customLong("resonance-start"), help: "With --resonance-steps: seconds from the first interval's start to the first step's start (default 0).")
+    @Option(name: .customLong("resonance-start"), parsing: .unconditional, help: "With --resonance-steps: seconds from the first interval's start to the first step's start (default 0).")
     var resonanceStart: Double?
 
     @OptionGroup var config: ConfigOptions
@@ -91,7 +90,7 @@ struct Analyze: ParsableCommand {
         let source: InputFile
         let start: [UInt8]
         do {
-            source = try InputFile(opening: file)
+            source = try InputFile(opening: file == "-" ? file : SessionStore.find(file))
             start = try source.peek(64)
         } catch {
             throw badInput(error)

@@ -20,10 +20,10 @@ struct Breathe: ParsableCommand {
     @Option(help: "resonance, box, 4-7-8 or IN-HOLD-OUT[-HOLD] seconds (default: breathing.pattern, resonance).")
     var pattern: String?
 
-    @Option(help: "Breaths per minute for the resonance pattern, 3 to 12 (default: the rate of your `hrvmon resonance` assessment, else breathing.rate, 6).")
+    @Option(parsing: .unconditional, help: "Breaths per minute for the resonance pattern, 3 to 12 (default: the rate of your `hrvmon resonance` assessment, else breathing.rate, 6).")
     var rate: Double?
 
-    @Option(help: "Length of the exercise in minutes (default: breathing.minutes, 5).")
+    @Option(parsing: .unconditional, help: "Length of the exercise in minutes (default: breathing.minutes, 5).")
     var minutes: Double?
 
     @Option(help: "Hear the pacer: off, tone (rising on the inhale, falling on the exhale) or speech (default: breathing.sound, off).")
@@ -31,7 +31,7 @@ struct Breathe: ParsableCommand {
 
     @OptionGroup var config: ConfigOptions
 
-    @Option(help: "Run the clock this many times faster (for trying it out).")
+    @Option(parsing: .unconditional, help: "Run the clock this many times faster (for trying it out).")
     var speed: Double = 1
 
     func validate() throws {

@@ -24,7 +24,7 @@ struct Check: ParsableCommand {
     /// Seconds after lying down that are not measured.
     static let settleSeconds = 30.0
 
-    @Option(help: "Minutes measured after settling, 1 to 3.")
+    @Option(parsing: .unconditional, help: "Minutes measured after settling, 1 to 3.")
     var minutes = 2.0
 
     @OptionGroup var sensor: SensorOptions

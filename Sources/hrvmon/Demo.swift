@@ -22,16 +22,16 @@ struct Demo: ParsableCommand {
             beats and markers go out as Lab Streaming Layer streams, stamped in session time.
             """)
 
-    @Option(help: "Run this many times faster than real time; 10 plays the 10-minute scenario in a minute.")
+    @Option(parsing: .unconditional, help: "Run this many times faster than real time; 10 plays the 10-minute scenario in a minute.")
     var speed = DemoPlayback.defaultSpeed
 
-    @Option(help: "Random seed of the simulation.")
+    @Option(parsing: .unconditional, help: "Random seed of the simulation.")
     var seed: UInt64 = 1
 
     @Option(help: "A preset (demo, stress-test, workout...) or a segment list as `hrvmon simulate` takes.")
     var scenario = "demo"
 
-    @Option(help: "Stop after this many seconds of the session (simulated time).")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds of the session (simulated time).")
     var duration: Double?
 
     @OptionGroup var display: DisplayOptions
@@ -41,7 +41,7 @@ struct Demo: ParsableCommand {
 
     @OptionGroup var lsl: LSLOptions
 
-    @Option(help: "With --lsl: before playing, wait up to this many seconds for an inlet on each LSL stream, so it receives the first beat.")
+    @Option(parsing: .unconditional, help: "With --lsl: before playing, wait up to this many seconds for an inlet on each LSL stream, so it receives the first beat.")
     var lslWait: Double?
 
     @OptionGroup var config: ConfigOptions

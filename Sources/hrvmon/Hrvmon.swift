@@ -2,6 +2,9 @@ import ArgumentParser
 import Platform
 import Presentation
 
+/// Every option whose value is a number is parsed `.unconditional`: its value may begin with "-",
+/// so `--speed -5` is refused by the option's own rule, as `--speed=-5` is, rather than as a
+/// missing value (OptionParsingTests finds every such option and checks it).
 @main
 struct Hrvmon: ParsableCommand {
     static let version = Program.version

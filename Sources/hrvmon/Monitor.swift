@@ -13,7 +13,7 @@ struct Monitor: ParsableCommand {
             notifications, disconnects and exits 0. On a terminal the session is a full-screen dashboard \
             (b breathe, n note, q quit, ? help); otherwise, or with --no-dashboard, one line per event. \
             With --lsl the beats and the session's markers are also published as Lab Streaming Layer streams \
-            (liblsl is loaded at run time: liblsl.so.2 or $HRVMON_LIBLSL). \
+            (liblsl is loaded at run time: $HRVMON_LIBLSL, else pylsl's copy — $PYLSL_LIB or a pip-installed pylsl — or liblsl.so.2). \
             With --device given more than once, every sensor is followed at once, each with its own link, session \
             and file: one dashboard with a section per sensor (b, n and q act on every session), or lines that \
             name their sensor. Only the first sensor's resting values go into the personal baseline; --log \
@@ -26,7 +26,7 @@ struct Monitor: ParsableCommand {
 
     @OptionGroup var sessionFile: SessionFileOptions
 
-    @Option(help: "Stop after this many seconds.")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds.")
     var duration: Double?
 
     @OptionGroup var lsl: LSLOptions

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Platform
+import Presentation
+import Recordings
 import Report
 import SessionLog
 import UserData
@@ -21,10 +23,9 @@ struct Report: ParsableCommand {
             printed.
             """)
 
-    @Argument(help: "Session id, unique id prefix, or session file path.")
-    var session: String?
+    @OptionGroup var reference: SessionReference
 
-    @Option(help: "Report the last N days (1 to 366) instead of one session.")
+    @Option(parsing: .unconditional, help: "Report the last N days (1 to 366) instead of one session.")
     var days: Int?
 
     @Option(name: .shortAndLong, help: ArgumentHelp(
@@ -35,7 +36,7 @@ struct Report: ParsableCommand {
     @OptionGroup var config: ConfigOptions
 
     func validate() throws {
-        switch (session, days) {
+        switch (reference.named, days) {
         case (nil, nil): throw ValidationError("give a SESSION (id, id prefix or file) or --days N")
         case (.some, .some): throw ValidationError("give a SESSION or --days N, not both")
         default: break
@@ -46,7 +47,7 @@ struct Report: ParsableCommand {
 
     func run() throws {
         let generated = WallClock.now()
-        let (page, defaultPath) = if let session {
+        let (page, defaultPath) = if let session = reference.named {
             try sessionPage(session, generated: generated)
         } else {
             try daysPage(days!, generated: generated)
@@ -63,6 +64,7 @@ struct Report: ParsableCommand {
         do {
             path = try SessionStore.find(reference)
             bytes = try InputFile.read(path)
+            if !Analyze.isSessionFile(bytes) { throw Self.notASession(bytes, path: path) }
             file = try SessionFileReader.read(bytes, source: path)
         } catch {
             throw badInput(error)
@@ -70,6 +72,23 @@ struct Report: ParsableCommand {
         file.reportTornLine(of: path, "reporting")
         let report = SessionReport(file: file)
         return (SessionPage.render(report, generated: generated), "hrvmon-\(file.header.id).html")
+    }
+
+    /// Why a file that is no session file gets no report, and what to do with it: an RR
+    /// recording has no clock times, sensor, events or notes for a page; `analyze` reads it.
+    static func notASession(_ bytes: [UInt8], path: String) -> RecordingError {
+        let analyze = "`hrvmon analyze \(path)` analyses an RR recording (--series for its rolling windows over time); report reads session files (`hrvmon sessions` lists them)"
+        do {
+            let recording = try RRFileReader.read(bytes, source: path)
+            return RecordingError(
+                source: path, line: nil,
+                problem: "an RR recording (\(Formatting.count(recording.intervals.count, "interval"))), not a session: it has no times of day, sensor, events or notes to report",
+                hint: analyze)
+        } catch {
+            return RecordingError(
+                source: error.source, line: error.line, problem: "neither a session file nor an RR recording: \(error.problem)",
+                hint: "report reads session files (`hrvmon sessions` lists them); `hrvmon analyze` reads RR recordings")
+        }
     }
 
     private func daysPage(_ count: Int, generated: Double) throws -> (page: String, path: String) {

@@ -25,7 +25,7 @@ struct Resonance: ParsableCommand {
 
     @OptionGroup var steps: ResonanceSteps
 
-    @Option(name: .customLong("lead-in"), help: "Seconds of ordinary breathing before the first step (10 to 600; default 60).")
+    @Option(name: .customLong("lead-in"), parsing: .unconditional, help: "Seconds of ordinary breathing before the first step (10 to 600; default 60).")
     var leadIn: Double = 60
 
     @OptionGroup var sensor: SensorOptions
@@ -33,13 +33,13 @@ struct Resonance: ParsableCommand {
     @Flag(help: "Use a simulated strap instead of a sensor.")
     var demo = false
 
-    @Option(name: .customLong("subject-resonance"), help: "With --demo: the simulated subject's resonance, breaths a minute (3 to 12) or flat.")
+    @Option(name: .customLong("subject-resonance"), parsing: .unconditional, help: "With --demo: the simulated subject's resonance, breaths a minute (3 to 12) or flat.")
     var subjectResonance = "5.5"
 
-    @Option(help: "With --demo: random seed of the simulation.")
+    @Option(parsing: .unconditional, help: "With --demo: random seed of the simulation.")
     var seed: UInt64 = 1
 
-    @Option(help: "With --demo: run this many times faster than real time.")
+    @Option(parsing: .unconditional, help: "With --demo: run this many times faster than real time.")
     var speed = 1.0
 
     @OptionGroup var display: DisplayOptions

@@ -5,15 +5,15 @@ import Presentation
 /// The step schedule of a resonance-frequency assessment: the rates, each step's length, the
 /// settling seconds left out of each step's score, and (for a recording) where the steps start.
 struct ResonanceSteps: ParsableArguments {
-    @Option(name: .customLong("resonance-steps"), help: ArgumentHelp(
+    @Option(name: .customLong("resonance-steps"), parsing: .unconditional, help: ArgumentHelp(
         "Breathing rates of the steps in the order breathed, breaths a minute, comma-separated, each 3 to 12 (`resonance` defaults to 6.5,6,5.5,5,4.5).",
         valueName: "rates"))
     var rates: RateList?
 
-    @Option(name: .customLong("step-minutes"), help: "Minutes of each step, 1 to 10 (default 2).")
+    @Option(name: .customLong("step-minutes"), parsing: .unconditional, help: "Minutes of each step, 1 to 10 (default 2).")
     var stepMinutes: Double?
 
-    @Option(name: .customLong("settle-seconds"), help: "Seconds at the start of each step left out of its score while breathing and heart settle (0 to half a step; default 30).")
+    @Option(name: .customLong("settle-seconds"), parsing: .unconditional, help: "Seconds at the start of each step left out of its score while breathing and heart settle (0 to half a step; default 30).")
     var settleSeconds: Double?
 
     static let stepMinutesRange = 1.0...10.0

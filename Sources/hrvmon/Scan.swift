@@ -9,7 +9,7 @@ struct Scan: ParsableCommand {
         commandName: "scan",
         abstract: "List nearby heart-rate sensors (devices offering the Heart Rate service, 0x180D).")
 
-    @Option(help: "Seconds to scan.")
+    @Option(parsing: .unconditional, help: "Seconds to scan.")
     var timeout: Double = 10
 
     @Option(help: "Adapter to scan with, e.g. hci0 (default: the first).")

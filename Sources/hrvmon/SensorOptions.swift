@@ -22,7 +22,7 @@ struct SensorOptions: ParsableArguments {
     @Flag(help: "Receive notifications through an AcquireNotify socket (falls back to StartNotify when refused).")
     var acquire = false
 
-    @Option(help: "Seconds to scan when no sensor is given or remembered.")
+    @Option(parsing: .unconditional, help: "Seconds to scan when no sensor is given or remembered.")
     var scanTimeout: Double = 10
 
     func validate() throws {

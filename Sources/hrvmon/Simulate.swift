@@ -28,7 +28,7 @@ struct Simulate: ParsableCommand {
     @Option(help: "Preset name or segment list.")
     var scenario = "demo"
 
-    @Option(help: "Random seed.")
+    @Option(parsing: .unconditional, help: "Random seed.")
     var seed: UInt64 = 1
 
     @Option(help: "Output: rr (ms per line), csv or jsonl.")

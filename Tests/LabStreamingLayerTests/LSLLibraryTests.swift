@@ -31,7 +31,64 @@ import Testing
         }
         let text = notFound.description
         #expect(text.contains("HRVMON_LIBLSL=/nonexistent/liblsl.so: /nonexistent/liblsl.so: cannot open shared object file: No such file or directory"), "\(text)")
-        #expect(text.contains("python3 -m pip install pylsl") && text.contains("https://github.com/sccn/liblsl/releases"), "\(text)")
+        #expect(text.contains("python3 -m pip install --user pylsl") && text.contains("https://github.com/sccn/liblsl/releases"), "\(text)")
+    }
+
+    /// pylsl's own order (pylsl 1.18.6's find_liblsl_libraries) after $HRVMON_LIBLSL: $PYLSL_LIB,
+    /// each pip-installed pylsl's lib directory (the active venv's, the user's, the system's), the
+    /// dynamic linker, the venv's lib directory. $HRVMON_LIBLSL, when set, is the only place.
+    @Test func theSearchFollowsPylslsOrder() {
+        let environment = ["HOME": "/home/u", "VIRTUAL_ENV": "/venv", "PYLSL_LIB": "/opt/lsl/liblsl.so"]
+        let present: Set = [
+            "/opt/lsl/liblsl.so", "/venv/lib/python3.11/site-packages/pylsl/lib/liblsl.so",
+            "/home/u/.local/lib/python3.12/site-packages/pylsl/lib/lsl.so", "/home/u/.local/lib/python3.12/site-packages/pylsl/lib/liblsl.so",
+            "/usr/lib/python3/dist-packages/pylsl/lib/liblsl.so", "/venv/lib/liblsl.so",
+        ]
+        // A wildcard stands for one python3.N directory here, as glob(3) would expand it.
+        let matching = { (pattern: String) in
+            present.filter { path in
+                let parts = pattern.split(separator: "*", omittingEmptySubsequences: false)
+                guard parts.count == 2 else { return path == pattern }
+                return path.hasPrefix(parts[0]) && path.hasSuffix(parts[1]) && !path.dropFirst(parts[0].count).dropLast(parts[1].count).contains("/")
+            }.sorted()
+        }
+        let search = LSLSearch(environment: { environment[$0] }, matching: matching)
+        #expect(search.candidates.map(\.name) == [
+            "/opt/lsl/liblsl.so", "/venv/lib/python3.11/site-packages/pylsl/lib/liblsl.so",
+            "/home/u/.local/lib/python3.12/site-packages/pylsl/lib/lsl.so", "/home/u/.local/lib/python3.12/site-packages/pylsl/lib/liblsl.so",
+            "/usr/lib/python3/dist-packages/pylsl/lib/liblsl.so", "liblsl.so.2", "liblsl.so", "/venv/lib/liblsl.so",
+        ])
+        #expect(search.candidates.first?.label == "PYLSL_LIB=/opt/lsl/liblsl.so")
+        #expect(search.emptyPlaces.contains("/usr/local/lib/python3*/dist-packages/pylsl/lib/liblsl.so"), "\(search.emptyPlaces)")
+
+        let configured = LSLSearch(environment: { ($0 == "HRVMON_LIBLSL" ? ["HRVMON_LIBLSL": "/x/liblsl.so"] : environment)[$0] }, matching: matching)
+        #expect(configured.candidates.map(\.label) == ["HRVMON_LIBLSL=/x/liblsl.so"] && configured.candidates.map(\.name) == ["/x/liblsl.so"])
+    }
+
+    /// pylsl installed with `pip install --user`: its liblsl found under ~/.local by the real file
+    /// system's wildcards, with no variable set; a PYLSL_LIB that names no file is passed over.
+    @Test func aUsersPylslIsFoundUnderTheHomeDirectory() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-pylsl-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let lib = home + "/.local/lib/python3.11/site-packages/pylsl/lib"
+        try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: lib + "/liblsl.so", withDestinationPath: LSLInlet.library)
+        let environment = ["HOME": home, "PYLSL_LIB": home + "/missing.so"]
+        let library = try LSLLibrary.load(LSLSearch(environment: { environment[$0] })).get()
+        #expect(library.name == lib + "/liblsl.so")
+        #expect(library.version >= 114)
+
+        // Without it, the failure names the places looked in and what to do.
+        try FileManager.default.removeItem(atPath: lib + "/liblsl.so")
+        let search = LSLSearch(environment: { environment[$0] })
+        guard search.candidates.allSatisfy({ !$0.name.hasPrefix("/") }), case .failure(let notFound) = LSLLibrary.load(search) else {
+            return  // this machine has a liblsl of its own (a system pylsl or the .deb): nothing to say then
+        }
+        let text = notFound.description
+        #expect(text.contains("PYLSL_LIB=\(home)/missing.so (no such file)"), "\(text)")
+        #expect(text.contains(home + "/.local/lib/python3*/site-packages/pylsl/lib/liblsl.so"), "\(text)")
+        #expect(text.contains("/usr/lib/python3/dist-packages/pylsl/lib/liblsl.so") && text.contains("liblsl.so.2: "), "\(text)")
+        #expect(text.contains("python3 -m pip install --user pylsl"), "\(text)")
     }
 
     /// A library that is not liblsl (or one older than 1.14) lacks its functions: refused, with

@@ -26,6 +26,41 @@ import Testing
         #expect(recording.layout == .list)
     }
 
+    /// Binary input is called binary, with its line and byte offset, never echoed back; the
+    /// same however the file is cut into pieces.
+    @Test func binaryInputIsCalledBinary() throws {
+        let bytes: [UInt8] = Array("800\n810\n".utf8) + [0x26, 0x5E, 0x1A, 0x1F, 0xF3, 0x38, 0x80, 0x40, 0x0A, 0x00]
+        for piece in [1, 3, bytes.count] {
+            var reader = RRStreamReader(source: "x.bin")
+            let failure: RecordingError? = {
+                do {
+                    for start in stride(from: 0, to: bytes.count, by: piece) {
+                        try Array(bytes[start..<min(start + piece, bytes.count)]).withUnsafeBufferPointer { (buffer) throws(RecordingError) in
+                            try reader.consume(buffer) { _ in }
+                        }
+                    }
+                    _ = try reader.finish { _ in }
+                    return nil
+                } catch {
+                    return error as? RecordingError
+                }
+            }()
+            #expect(failure?.line == 3 && failure?.problem == "binary data, not text (byte 0x1A at byte offset 10)", "\(piece): \(String(describing: failure))")
+        }
+        // A header of garbage too: called binary, not listed as column names.
+        let header = try #require(error("time,\u{01}\u{02}rr\n800\n"))
+        #expect(header.description.hasPrefix("test.txt:1: binary data, not text (byte 0x01 at byte offset 5)"), "\(header)")
+    }
+
+    /// A number too large on the first line is the number it is, as on any later line: no header.
+    @Test func anOutOfRangeFirstValueIsNoHeader() {
+        for text in ["1e400\n800\n", "800\n1e400\n", "t,rr\n1,1e400\n"] {
+            let failure = error(text)
+            #expect(failure?.problem == "'1e400' is too large for an RR interval", "\(text): \(String(describing: failure))")
+        }
+        #expect(error("1e400,800\n")?.problem.contains("header") == false)
+    }
+
     @Test func csvColumnsByName() throws {
         let csv = try read("time,RR,quality\n0.8,800,good\n1.6,\"810\",good\n")
         #expect(csv.intervals == [RRInterval(milliseconds: 800), RRInterval(milliseconds: 810)])

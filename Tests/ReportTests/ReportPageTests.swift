@@ -239,6 +239,7 @@ import Testing
         let file = try Hrvmon.temporaryFile("800\n810\n", name: "rr.txt")
         let result = try Hrvmon.run(["report", file.path])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("not an hrvmon session file"), "\(result.stderr)")
+        #expect(result.stderr.contains("rr.txt: an RR recording (2 intervals), not a session"), "\(result.stderr)")
+        #expect(result.stderr.contains("hint: `hrvmon analyze \(file.path)`"), "\(result.stderr)")
     }
 }

@@ -15,6 +15,19 @@ import Testing
 
     /// More than 17 characters went through Decimal, whose conversion to Double is not the
     /// correctly rounded one.
+    /// A binary file is called binary, where, not echoed back as "not JSON".
+    @Test func aBinaryFileIsCalledBinary() {
+        do {
+            _ = try SessionFileReader.read([0x7B, 0x22, 0x00, 0xFF, 0x10, 0x0A], source: "test.jsonl")
+            Issue.record("a binary file was read")
+        } catch {
+            #expect(error.description == """
+                test.jsonl:1: binary data, not text (byte 0x00 at byte offset 2)
+                  hint: expected a session file, text (JSON Lines): `hrvmon sessions` lists them
+                """)
+        }
+    }
+
     @Test func longNumbersAreReadAsDecimalsWere() throws {
         let file = try read()
         #expect(file.header.start == 1795282731.234568)

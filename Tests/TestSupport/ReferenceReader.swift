@@ -1,7 +1,7 @@
 import Foundation
 
 /// The readers researchers open hrvmon's exports with — pyedflib, MNE, pandas, numpy, CPython's
-/// gzip — run by ReferenceReaders/read_export.py, which prints what they read as JSON.
+/// gzip, bids-validator — run by ReferenceReaders/read_export.py, which prints what they read as JSON.
 /// scripts/install-python-readers.sh installs them (scripts/test.sh runs it).
 public enum ReferenceReader {
     public struct Failure: Error, CustomStringConvertible {
@@ -14,6 +14,9 @@ public enum ReferenceReader {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, kind, path]
+        // bids-validator is installed under .build, as pylsl is (scripts/install-python-readers.sh).
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["PYTHONPATH": Repository.root.appendingPathComponent(".build/bids-validator").path]) { $1 }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

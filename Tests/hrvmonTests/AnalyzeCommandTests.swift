@@ -101,10 +101,12 @@ import Testing
     }
 
     /// Bytes from the file that a terminal would obey (ESC sequences, BEL, C1 controls, bidi
-    /// overrides) are shown escaped in the message, never written raw.
+    /// overrides) are shown escaped in the message, never written raw; control bytes no text
+    /// holds (BEL, backspace) make the file binary, said so without echoing it.
     @Test(arguments: [
-        ("800\n\u{1B}[2J\u{1B}]0;owned\u{07}\n", #"input.txt:2: '\x1B[2J\x1B]0;owned\x07' is not a number"#),
-        ("800\n\u{9B}31m\u{08}\r\n", #"input.txt:2: '\u{9B}31m\x08' is not a number"#),
+        ("800\n\u{1B}[2J\u{1B}]0;owned\u{07}\n", #"input.txt:2: binary data, not text (byte 0x07 at byte offset 17)"#),
+        ("800\n\u{9B}31m\u{08}\r\n", #"input.txt:2: binary data, not text (byte 0x08 at byte offset 9)"#),
+        ("800\n\u{1B}[2J\u{9B}31m\n", #"input.txt:2: '\x1B[2J\u{9B}31m' is not a number"#),
         ("800\n\u{202E}008\n", #"input.txt:2: '\u{202E}008' is not a number"#),
     ])
     func controlBytesInInputAreEscaped(input: String, message: String) throws {

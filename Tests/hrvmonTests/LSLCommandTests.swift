@@ -162,11 +162,31 @@ import Testing
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.hasPrefix("hrvmon: --lsl needs liblsl, the Lab Streaming Layer library"), "\(result.stderr)")
             #expect(result.stderr.contains("HRVMON_LIBLSL=/nonexistent/liblsl.so: /nonexistent/liblsl.so: cannot open shared object file"))
-            #expect(result.stderr.contains("python3 -m pip install pylsl") && result.stderr.contains("github.com/sccn/liblsl/releases"))
+            #expect(result.stderr.contains("python3 -m pip install --user pylsl") && result.stderr.contains("github.com/sccn/liblsl/releases"))
         }
         // And without --lsl, nothing looks for it.
         let plain = try Hrvmon.run(["demo", "--duration", "5", "--speed", "1000", "--format", "jsonl"], environment: ["HRVMON_LIBLSL": "/nonexistent/liblsl.so"])
         #expect(plain.status == 0 && !plain.stderr.contains("liblsl"), "\(plain.stderr)")
+    }
+
+    /// pylsl's liblsl without $HRVMON_LIBLSL: through $PYLSL_LIB as pylsl reads it, and from a
+    /// `pip install --user pylsl` under the home directory, found by itself.
+    @Test func pylslsLiblslIsFoundWithoutHrvmonLiblsl() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-lsl-home-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let lib = home + "/.local/lib/python3.11/site-packages/pylsl/lib"
+        try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: lib + "/liblsl.so", withDestinationPath: LSLInlet.library)
+        // Resolution on this machine only, and liblsl's log kept quiet.
+        let configuration = home + "/lsl_api.cfg"
+        try "[multicast]\nResolveScope = machine\n[log]\nlevel = -3\n".write(toFile: configuration, atomically: true, encoding: .utf8)
+        #expect(ProcessInfo.processInfo.environment["HRVMON_LIBLSL"] == nil)
+        let arguments = ["demo", "--lsl", "--duration", "3", "--speed", "100", "--format", "jsonl"]
+        for environment in [["PYLSL_LIB": LSLInlet.library], ["HOME": home]] {
+            let result = try Hrvmon.run(arguments, environment: environment.merging(["LSLAPICFG": configuration]) { $1 })
+            #expect(result.status == 0, "\(environment): \(result.stderr)")
+            #expect(result.stdout.contains("on the Lab Streaming Layer as hrvmon RR"), "\(environment): \(result.stdout.prefix(600))")
+        }
     }
 
     /// liblsl logs on stderr by default, which would write over the dashboard: without an

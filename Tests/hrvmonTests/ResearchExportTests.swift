@@ -44,7 +44,7 @@ import Testing
         let recorded = try Self.recorded.get()
         let path = try scratch() + "/demo.edf"
         let result = try export([recorded.path, "--format", "edf", "-o", path])
-        #expect(result.status == 0 && result.stdout.isEmpty, "\(result.stderr)")
+        #expect(result.status == 0 && result.stdout == path + "\n", "\(result.stderr)")
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
         let read = try ReferenceReader.read("edf", path)
         let edflib = read["pyedflib"] as? [String: Any] ?? [:]
@@ -77,7 +77,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let stem = root + "/sub-S1/ses-20261125120000/beh/sub-S1_ses-20261125120000_task-rest"
         #expect(result.stdout.split(separator: "\n").map(String.init) == [
-            stem + "_physio.tsv.gz", stem + "_physio.json", stem + "_events.tsv", stem + "_events.json",
+            root + "/dataset_description.json", stem + "_physio.tsv.gz", stem + "_physio.json", stem + "_events.tsv", stem + "_events.json",
             root + "/sub-S1/ses-20261125120000/sub-S1_ses-20261125120000_scans.tsv",
         ])
         #expect(try FileManager.default.attributesOfItem(atPath: stem + "_physio.tsv.gz")[.posixPermissions] as? Int == 0o600)
@@ -97,6 +97,75 @@ import Testing
         let zero = (first - Double(rr[0]["rr_1024"] as! Int) / 1024).rounded(.down)
         let last = first - zero + Double(rr.dropFirst().reduce(0) { $0 + ($1["rr_1024"] as! Int) }) / 1024
         #expect(physio["rr_ms"]?.count == Int(last.rounded(.up)) * 4 && (2400...2404).contains(physio["rr_ms"]?.count ?? 0))
+    }
+
+    /// A valid BIDS dataset by tools hrvmon did not write: bids-validator passes every path,
+    /// bidsschematools finds the dataset's description and matches every file to the schema.
+    /// A dataset_description.json already there (a study's own) is kept.
+    @Test func bidsTreeIsAValidDataset() throws {
+        let root = try scratch() + "/dataset"
+        #expect(try export(["20261125", "--format", "bids", "-o", root]).status == 0)
+        let checked = try ReferenceReader.read("bids-validator", root)
+        let paths = checked["paths"] as? [String] ?? []
+        #expect(paths.contains("/dataset_description.json") && paths.count == 6, "\(paths)")
+        #expect(checked["not_bids"] as? [String] == [] && checked["unmatched"] as? [String] == [], "\(checked)")
+        let description = checked["description"] as? [String: Any] ?? [:]
+        #expect(description["Name"] as? String == "hrvmon sessions" && description["DatasetType"] as? String == "raw")
+        #expect((description["BIDSVersion"] as? String)?.hasPrefix("1.") == true)
+        let generator = (description["GeneratedBy"] as? [[String: Any]])?.first
+        let version = try Hrvmon.run(["--version"]).stdout.trimmingCharacters(in: .newlines)
+        #expect(generator?["Name"] as? String == "hrvmon" && generator?["Version"] as? String == version, "\(description)")
+
+        let study = #"{"Name": "a study", "BIDSVersion": "1.10.0"}"#
+        try study.write(toFile: root + "/dataset_description.json", atomically: true, encoding: .utf8)
+        let again = try export(["20261125", "--format", "bids", "-o", root, "--subject", "S2"])
+        #expect(again.status == 0 && !again.stdout.contains("dataset_description.json"), "\(again.stdout)")
+        #expect(try String(contentsOfFile: root + "/dataset_description.json", encoding: .utf8) == study)
+    }
+
+    /// Every export says what it wrote: the files on stdout, as `report` and bids name theirs, and
+    /// what they hold on stderr; an export to stdout keeps stdout for itself.
+    @Test func everyExportSaysWhatItWrote() throws {
+        let beats = try Self.recorded.get().of("rr").count
+        let directory = try scratch()
+        let formats: [(format: String, what: String)] = [
+            ("rr", "\(beats) RR intervals as received"), ("csv", "\(beats) beats as received"), ("jsonl", "the session file as recorded"),
+            ("kubios", "\(beats) beats as received"), ("edf", "\(beats) beats as received and as corrected, "),
+        ]
+        for (format, what) in formats {
+            let path = directory + "/out." + format
+            let written = try export(["20261125", "--format", format, "-o", path])
+            #expect(written.status == 0 && written.stdout == path + "\n", "\(format): \(written.stdout)")
+            #expect(written.stderr.contains("exported session 20261125-120000 to \(path): \(what)"), "\(format): \(written.stderr)")
+        }
+        let piped = try export(["20261125", "--format", "rr"])
+        #expect(piped.stdout.split(separator: "\n").count == beats && piped.stdout.split(separator: "\n").allSatisfy { Double($0) != nil })
+        #expect(piped.stderr == "exported session 20261125-120000 to standard output: \(beats) RR intervals as received\n", "\(piped.stderr)")
+    }
+
+    /// SESSION names a session alike in every command that takes one: positionally or with
+    /// --session, the same id prefix (delete without --yes and a terminal stops before deleting).
+    /// (`sessions` and `history` list sessions and take none.)
+    @Test func everyCommandTakesTheSameSession() throws {
+        let environment = try Self.recorded.get().environment
+        let page = try scratch() + "/page.html"
+        let commands: [(arguments: [String], output: String)] = [
+            (["report", "20261125", "-o", page], page),
+            (["export", "20261125", "--format", "rr"], "exported session 20261125-120000"),
+            (["analyze", "20261125"], "session 20261125-120000"),
+            (["delete", "20261125"], "refusing to delete session 20261125-120000"),
+        ]
+        for (arguments, output) in commands {
+            // analyze's FILE is positional only: an RR file, a session file or a session.
+            let spelled = arguments[0] == "analyze" ? [arguments] : [arguments, [arguments[0], "--session"] + arguments.dropFirst()]
+            for named in spelled {
+                let result = try Hrvmon.run(named, environment: environment)
+                let accepted = arguments[0] == "delete" ? result.status == 2 && result.stderr.contains("without --yes") : result.status == 0
+                #expect(accepted && (result.stdout + result.stderr).contains(output), "\(named): \(result.stderr)")
+            }
+        }
+        let twice = try Hrvmon.run(["delete", "20261125", "--session", "20261125"], environment: environment)
+        #expect(twice.status == 2 && twice.stderr.contains("name the session once"), "\(twice.stderr)")
     }
 
     /// SESSION, --session, an id prefix and a path name the same session; kubios goes to stdout.

@@ -9,8 +9,7 @@ struct Delete: ParsableCommand {
         abstract: "Delete sessions for good, optionally with the resting values they added to your baseline.",
         discussion: "Asks first on a terminal; --yes for scripts (without a terminal and without --yes nothing is deleted).")
 
-    @Option(help: "Session id (or a unique start of one); see `hrvmon sessions`.")
-    var session: String?
+    @OptionGroup var reference: SessionReference
 
     @Flag(help: "Every session.")
     var all = false
@@ -22,13 +21,13 @@ struct Delete: ParsableCommand {
     var yes = false
 
     func validate() throws {
-        guard (session != nil) != all else { throw ValidationError("name one --session, or --all") }
+        try reference.requireOne(orAll: all)
     }
 
     func run() throws {
         let paths: [String]
         do {
-            paths = try session.map { [try SessionStore.find($0, acceptingPaths: false)] } ?? SessionStore.all()
+            paths = try reference.named.map { [try SessionStore.find($0, acceptingPaths: false)] } ?? SessionStore.all()
         } catch {
             throw badInput(error)
         }

@@ -41,11 +41,7 @@ struct Export: ParsableCommand {
         }
     }
 
-    @Argument(help: ArgumentHelp("Session id, unique id prefix, or session file path (the same as --session).", valueName: "session"))
-    var reference: String?
-
-    @Option(help: "Session id (or a unique start of one) or path; see `hrvmon sessions`.")
-    var session: String?
+    @OptionGroup var reference: SessionReference
 
     @Flag(help: "Every session, one file each in the --output directory (bids: one tree).")
     var all = false
@@ -66,8 +62,7 @@ struct Export: ParsableCommand {
     var output: String?
 
     func validate() throws {
-        if reference != nil && session != nil { throw ValidationError("name the session once: SESSION or --session") }
-        guard (reference ?? session != nil) != all else { throw ValidationError("name one SESSION (or --session), or --all") }
+        try reference.requireOne(orAll: all)
         if all && output == nil { throw ValidationError("--all writes one file per session: give a directory with --output") }
         if format == .bids && output == nil { throw ValidationError("bids writes a directory tree: give its root with --output") }
         if corrected && ![.rr, .csv, .kubios].contains(format) {
@@ -80,9 +75,10 @@ struct Export: ParsableCommand {
 
     func run() throws {
         do {
-            if let named = reference ?? session {
-                let path = try SessionStore.find(named)
-                try write(try export(path), to: output)
+            if let named = reference.named {
+                let exported = try export(try SessionStore.find(named))
+                try write(exported, to: output)
+                FileStream.printError("exported session \(exported.id) to \(output ?? "standard output"): \(exported.what)")
             } else if let output {
                 try DataDirectory.makePrivateDirectory(output)
                 let paths = SessionStore.all()
@@ -99,66 +95,93 @@ struct Export: ParsableCommand {
         }
     }
 
-    /// What a session becomes: the bytes of one file, or (bids) files under a directory.
-    private enum Exported {
-        case file([UInt8])
-        case tree([BIDSPhysio.File])
+    /// What a session becomes: the bytes of one file, or (bids) files under a directory; `what`
+    /// says what they hold, for the message that says what was written.
+    private struct Exported {
+        enum Content {
+            case file([UInt8])
+            case tree([BIDSPhysio.File])
+        }
+
+        var content: Content
+        var id: String
+        var what: String
     }
 
     private func export(_ path: String) throws -> Exported {
+        let id = SessionStore.id(of: path)
         let bytes = try InputFile.read(path)
-        if format == .jsonl { return .file(bytes) }
+        if format == .jsonl { return Exported(content: .file(bytes), id: id, what: "the session file as recorded") }
         let file = try SessionFileReader.read(bytes, source: path)
         file.reportTornLine(of: path, "exporting")
         var text = ""
+        let what: String
         switch (format, corrected) {
         case (.rr, false):
             for beat in file.beats { text += RRInterval(ticks: beat.ticks).exactMilliseconds + "\n" }
+            what = Formatting.count(file.beats.count, "RR interval") + " as received"
         case (.rr, true):
-            for beat in file.placed where beat.kind != ArtifactClass.implausible.rawValue { text += String(beat.milliseconds) + "\n" }
+            let placed = file.placed.filter { $0.kind != ArtifactClass.implausible.rawValue }
+            for beat in placed { text += String(beat.milliseconds) + "\n" }
+            what = Formatting.count(placed.count, "corrected RR interval")
         case (.csv, false):
             text = "t,seq,rr_1024,rr_ms,hr_bpm,contact\n"
             for beat in file.beats {
                 text += "\(beat.time),\(beat.sequence),\(beat.ticks),\(RRInterval(ticks: beat.ticks).exactMilliseconds),\(beat.heartRate),\(beat.contact)\n"
             }
+            what = Formatting.count(file.beats.count, "beat") + " as received"
         case (.csv, true):
             text = "session_s,nn_ms,class\n"
             for beat in file.placed { text += "\(beat.seconds),\(beat.milliseconds),\(beat.kind)\n" }
+            what = Formatting.count(file.placed.count, "beat") + " of the corrected timeline"
         case (.kubios, _), (.edf, _), (.bids, _):
             let timeline: ExportTimeline
             do { timeline = try ExportTimeline(file) } catch { throw ValidationError("\(path): \(error)") }
+            let both = Formatting.count(timeline.raw.count, "beat") + " as received and as corrected, "
+                + Formatting.count(timeline.events.count, "event")
             switch format {
-            case .edf: return .file(EDFPlus.encode(timeline))
-            case .bids: return .tree(BIDSPhysio.files(timeline, subject: subject, task: task))
-            default: text = KubiosText.encode(timeline, corrected: corrected)
+            case .edf: return Exported(content: .file(EDFPlus.encode(timeline)), id: id, what: both)
+            case .bids: return Exported(content: .tree(BIDSPhysio.files(timeline, subject: subject, task: task)), id: id, what: both)
+            default:
+                text = KubiosText.encode(timeline, corrected: corrected)
+                what = corrected
+                    ? Formatting.count(timeline.corrected.count, "corrected beat") : Formatting.count(timeline.raw.count, "beat") + " as received"
             }
         case (.jsonl, _):
-            break
+            what = ""
         }
-        return .file(Array(text.utf8))
+        return Exported(content: .file(Array(text.utf8)), id: id, what: what)
     }
 
     /// Writes a file to `path` (0600, whole or not at all) or to standard output when nil, a tree
-    /// under the directory `path`; a failed write (a full disk) is said and exits 1, never
-    /// reported as success.
+    /// under the directory `path` with the dataset's description unless it has one (a study's
+    /// own is kept). Each file written is named on standard output, as `report` names its page;
+    /// a failed write (a full disk) is said and exits 1, never reported as success.
     private func write(_ exported: Exported, to path: String?) throws {
-        switch exported {
+        switch exported.content {
         case .file(let bytes):
-            let failure = if let path { AtomicFile.write(bytes, to: path) } else {
-                bytes.withUnsafeBytes { FileStream.writeAll($0, to: FileStream.standardOutput.descriptor) }
-            }
-            if let failure {
-                FileStream.printError("hrvmon: cannot write \(path ?? "standard output"): \(failure)")
-                throw ExitCode(1)
-            }
+            try write(bytes, to: path)
+            if let path { print(path) }
         case .tree(let files):
-            for file in files {
-                let target = path! + "/" + file.path
+            let description = BIDSPhysio.datasetDescription(version: Program.version)
+            let root = path!
+            let missing = FileSystem.exists(root + "/" + description.path) ? [] : [description]
+            for file in missing + files {
+                let target = root + "/" + file.path
                 try DataDirectory.makePrivateDirectory(String(target[..<target.lastIndex(of: "/")!]))
-                try write(.file(file.bytes), to: target)
+                try write(file.bytes, to: target)
+                print(target)
             }
-            // One session's files are listed; --all says how many sessions it wrote.
-            if reference ?? session != nil { print(files.map { path! + "/" + $0.path }.joined(separator: "\n")) }
+        }
+    }
+
+    private func write(_ bytes: [UInt8], to path: String?) throws(ExitCode) {
+        let failure = if let path { AtomicFile.write(bytes, to: path) } else {
+            bytes.withUnsafeBytes { FileStream.writeAll($0, to: FileStream.standardOutput.descriptor) }
+        }
+        if let failure {
+            FileStream.printError("hrvmon: cannot write \(path ?? "standard output"): \(failure)")
+            throw ExitCode(1)
         }
     }
 }

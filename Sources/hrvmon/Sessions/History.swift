@@ -19,7 +19,7 @@ struct History: ParsableCommand {
             measurement's own UTC offset; a change of offset is noted.
             """)
 
-    @Option(help: "Days to show, today included.")
+    @Option(parsing: .unconditional, help: "Days to show, today included.")
     var days = 14
 
     @Option(help: "text, json or csv (one row per day, the JSON keys as columns).")

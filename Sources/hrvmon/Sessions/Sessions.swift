@@ -14,7 +14,7 @@ struct Sessions: ParsableCommand {
     @Option(help: "text, json (one object) or csv.")
     var format: OutputFormat = .text
 
-    @Option(help: "Only sessions started in the last N days (local calendar days, today included).")
+    @Option(parsing: .unconditional, help: "Only sessions started in the last N days (local calendar days, today included).")
     var days: Int?
 
     func validate() throws {

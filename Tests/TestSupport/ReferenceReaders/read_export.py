@@ -6,6 +6,10 @@ object, what those readers see, for the tests to compare with the session's own 
     read_export.py bids DIRECTORY  gzip + pandas for *_physio.tsv.gz, json, pandas for *_events.tsv
     read_export.py kubios FILE     numpy.loadtxt, as a plain numeric table
     read_export.py gzip FILE       CPython's gzip (zlib) and zlib.crc32
+    read_export.py bids-validator DIRECTORY
+                                   bids-validator's BIDSValidator on every file's path and
+                                   bidsschematools' validate_bids on the dataset (both from
+                                   .build/bids-validator, on PYTHONPATH)
 
 Nothing here interprets hrvmon's choices: it reports the readers' values as they come.
 """
@@ -97,7 +101,27 @@ def gzip_member(path):
     return {"length": len(data), "crc32": zlib.crc32(data), "sha_like": list(data[:16])}
 
 
+def bids_validator(directory):
+    from bids_validator import BIDSValidator
+    from bidsschematools import validator
+
+    paths = sorted(
+        "/" + os.path.relpath(os.path.join(root, name), directory)
+        for root, _, names in os.walk(directory)
+        for name in names
+    )
+    checked = validator.validate_bids(directory, suppress_errors=True)
+    with open(os.path.join(directory, "dataset_description.json")) as handle:
+        description = json.load(handle)
+    return {
+        "paths": paths,
+        "not_bids": [path for path in paths if not BIDSValidator().is_bids(path)],
+        "unmatched": sorted(checked["path_tracking"]),
+        "description": description,
+    }
+
+
 if __name__ == "__main__":
     kind, target = sys.argv[1], sys.argv[2]
-    readers = {"edf": edf, "bids": bids, "kubios": kubios, "gzip": gzip_member}
+    readers = {"edf": edf, "bids": bids, "kubios": kubios, "gzip": gzip_member, "bids-validator": bids_validator}
     json.dump(readers[kind](target), sys.stdout)
