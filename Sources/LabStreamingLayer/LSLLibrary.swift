@@ -22,8 +22,9 @@ public final class LSLLibrary {
                 --lsl needs liblsl, the Lab Streaming Layer library (1.14 or newer), and none could be loaded:
                 \(attempts.map { "  \($0.name): \($0.failure)" }.joined(separator: "\n"))\(looked)
                 Get it either way:
-                  - with pylsl, whose wheel carries liblsl: `python3 -m pip install --user pylsl` (or in a venv,
-                    active when hrvmon starts); hrvmon finds it there. A pylsl elsewhere: set PYLSL_LIB (as pylsl
+                  - with pylsl, whose wheel carries liblsl, in a venv active when hrvmon starts, or for your user:
+                    `python3 -m pip install --user pylsl` (Debian 12's pip also wants --break-system-packages for
+                    that); hrvmon finds it there. A pylsl elsewhere: set PYLSL_LIB (as pylsl
                     reads it) or \(LSLLibrary.pathVariable) to its liblsl.so, e.g.
                       export \(LSLLibrary.pathVariable)="$(python3 -c 'import os, pylsl; print(os.path.dirname(pylsl.__file__))')/lib/liblsl.so"
                   - or the .deb for your distribution from https://github.com/sccn/liblsl/releases

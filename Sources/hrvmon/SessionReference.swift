@@ -5,10 +5,11 @@ import UserData
 /// --session, an id, a unique start of one, or (where the command reads files) a file's path;
 /// `SessionStore.find` resolves it.
 struct SessionReference: ParsableArguments {
-    @Argument(help: ArgumentHelp("Session id, unique id prefix, or session file path (the same as --session).", valueName: "session"))
+    @Argument(help: ArgumentHelp(
+        "Session id or a unique start of one, as --session; report and export also take a session file's path.", valueName: "session"))
     var positional: String?
 
-    @Option(help: "Session id (or a unique start of one) or path; see `hrvmon sessions`.")
+    @Option(help: "Session id (or a unique start of one; report and export: or a path); see `hrvmon sessions`.")
     var session: String?
 
     /// The session named, either way; nil when none is.
