@@ -12,21 +12,28 @@ public struct BreathingBar {
 
     public let colors: Bool
 
-    public func frame(_ position: BreathingPacer.Position, elapsed: Double, duration: Double) -> String {
-        let left = Formatting.clock(max(0, duration - elapsed))
-        return "\r\(Self.clearLine)" + Self.phaseBar(position, width: Self.width).rendered(colors: colors)
-            + " \(Self.count(position))  \(left) left"
+    /// The line `breathe` redraws in place, in at most `width` characters (a full line would
+    /// make the terminal wrap, and the next frame would draw below it).
+    public func frame(_ position: BreathingPacer.Position, elapsed: Double, duration: Double, width: Int) -> String {
+        let left = Formatting.clock(max(0, duration - elapsed)) + " left"
+        return "\r\(Self.clearLine)" + Self.line(position, width: width - 1, longest: Self.width, left: left).rendered(colors: colors)
     }
 
-    /// The phase and its bar in the phase's colour: the line `breathe` animates and the
-    /// dashboard's pacer panel shows.
-    public static func phaseBar(_ position: BreathingPacer.Position, width: Int) -> StyledLine {
-        StyledLine(label(position.phase) + " " + bar(position, width: width), style(position.phase))
-    }
-
-    /// Seconds left in the phase and the breath under way: `3.2 s  breath 4`.
-    public static func count(_ position: BreathingPacer.Position) -> String {
-        "\(Formatting.fixed(position.remaining, digits: 1)) s  breath \(position.breaths + 1)"
+    /// The phase and its bar in the phase's colour (the line `breathe` animates and the
+    /// dashboard's pacer panel shows), then the seconds left in the phase, the breath under way
+    /// and `left`: `INHALE   ████░░░░  3.2 s  breath 4  4:12 left`. In `width` characters: the bar
+    /// shrinks from `longest` cells to 8, then the breath goes, then `left`, never a word cut.
+    public static func line(_ position: BreathingPacer.Position, width: Int, longest: Int, left: String? = nil) -> StyledLine {
+        let seconds = "\(Formatting.fixed(position.remaining, digits: 1)) s"
+        let breath = "breath \(position.breaths + 1)"
+        let choices = [[seconds, breath, left], [seconds, left], [seconds], []].map { $0.compactMap { $0 } }
+        let label = label(position.phase) + " "
+        let tails = choices.map { $0.map { "  " + $0 }.joined() }
+        let tail = tails.first { width - label.count - $0.count >= 8 } ?? ""
+        let cells = max(1, min(longest, width - label.count - tail.count))
+        var line = StyledLine(label + bar(position, width: cells), style(position.phase))
+        line.append(tail)
+        return line
     }
 
     /// `width` cells, filled in proportion to the air in the lungs.

@@ -18,8 +18,7 @@ public final class Dashboard {
     private let clock: () -> Double
     private let colors: Bool
     private let bell: Bool
-    private var decoder = KeyDecoder()
-    private var keySource: EventLoop.Source?
+    private var keys: KeyInput?
     private var signalSource: EventLoop.Source?
     private var frameTimer: EventLoop.Timer?
     private var needsDrawing = true
@@ -47,7 +46,8 @@ public final class Dashboard {
         self.colors = colors
         self.bell = bell
         if screen.acceptsKeys {
-            keySource = loop.watch(Terminal.Stream.input.rawValue) { [weak self] _ in self?.readKeys() }
+            // The terminal went away: nobody is left to press q.
+            keys = KeyInput(loop: loop, pressed: { [weak self] key in self?.pressed(key) }, ended: { [weak self] in self?.perform(.quit) })
         }
         signalSource = TerminalSignals.watch(on: loop) { [weak self] signal in self?.received(signal) }
         loop.runBeforeSleep { [weak self] in self?.drawIfNeeded() }
@@ -80,14 +80,14 @@ public final class Dashboard {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
-        keySource?.cancel()
+        keys?.cancel()
         signalSource?.cancel()
         frameTimer?.cancel()
         audible?.stop()
         screen.restore()
         TerminalSignals.reset()
         var output = FileStream.standardOutput
-        for line in state.closingLines { output.write(line + "\n") }
+        for line in state.closingLines(width: screen.size.columns) { output.write(line + "\n") }
         output.flush()
     }
 
@@ -119,26 +119,13 @@ public final class Dashboard {
         if state.exercise != nil { scheduleFrame() }
     }
 
-    private func readKeys() {
-        // poll said readable, so this read returns at once; stdin stays blocking for the shell's sake.
-        let bytes: [UInt8]
-        switch Descriptor.read(Terminal.Stream.input.rawValue, upTo: 256) {
-        case .bytes(let read): bytes = read
-        case .notNow: return
-        case .endOfFile, .failed:
-            // The terminal went away: nobody is left to press q.
-            keySource?.cancel()
-            perform(.quit)
-            return
-        }
-        for key in decoder.keys(from: bytes) {
-            let command = state.press(key)
-            needsDrawing = true
-            switch command {
-            case .redrawAll: screen.invalidate()
-            case .some(let command): perform(command)
-            case nil: break
-            }
+    private func pressed(_ key: Key) {
+        let command = state.press(key)
+        needsDrawing = true
+        switch command {
+        case .redrawAll: screen.invalidate()
+        case .some(let command): perform(command)
+        case nil: break
         }
     }
 

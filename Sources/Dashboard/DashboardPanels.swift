@@ -18,13 +18,13 @@ extension DashboardState {
             let text = "\(Formatting.duration(seconds)) of \(pattern) breathing. Its effect is measured over the next "
                 + "\(Formatting.duration(ExerciseEffect.settle)): RMSSD and heart rate before, during and after."
             panels.append((
-                box("Exercise done", .calm, StyledLine.wrap(text, width: inner).map { StyledLine($0) }, inner),
+                box("Exercise done", .calm, Formatting.wrap(text, width: inner).map { StyledLine($0) }, inner),
                 [StyledLine("  exercise done: its effect follows in \(Formatting.duration(ExerciseEffect.settle))", .calm)]))
         }
-        if let effect { panels.append((box("Effect of the exercise", .good, effectLines(effect), inner), [StyledLine("  " + effect.summary, .good)])) }
+        if let effect { panels.append((box("Effect of the exercise", .good, effectLines(effect, inner), inner), [StyledLine("  " + effect.summary, .good)])) }
         if let summary {
-            var lines = StyledLine.wrap(SessionText.summary(summary), width: inner).map { StyledLine($0) }
-            for effect in SessionText.effects(summary) { lines += StyledLine.wrap(effect, width: inner).map { StyledLine($0, .good) } }
+            var lines = Formatting.wrap(SessionText.summary(summary), width: inner).map { StyledLine($0) }
+            for effect in SessionText.effects(summary) { lines += Formatting.wrap(effect, width: inner).map { StyledLine($0, .good) } }
             if configuration.acceptsKeys { lines.append(StyledLine("Press q to quit.", .faint)) }
             panels.append((box("Session over", .strong, lines, inner), [StyledLine("  session over: " + SessionText.summary(summary), .strong)]))
         }
@@ -34,17 +34,16 @@ extension DashboardState {
     private func promptLines(_ prompt: BreathingCoach.Suggestion, _ inner: Int) -> [StyledLine] {
         let action = "Try \(Formatting.fixed(prompt.minutes, digits: 0)) min of \(prompt.pattern.name) breathing"
             + (configuration.acceptsKeys ? " — press b to start the pacer." : " (`hrvmon breathe` paces you).")
-        return StyledLine.wrap(prompt.reason + ".", width: inner).map { StyledLine($0, .strong) }
-            + StyledLine.wrap(action, width: inner).map { StyledLine($0) }
-            + StyledLine.wrap("Tip: " + prompt.tip, width: inner).prefix(2).map { StyledLine($0, .faint) }
+        return Formatting.wrap(prompt.reason + ".", width: inner).map { StyledLine($0, .strong) }
+            + Formatting.wrap(action, width: inner).map { StyledLine($0) }
+            + Formatting.wrap("Tip: " + prompt.tip, width: inner).prefix(2).map { StyledLine($0, .faint) }
     }
 
     private func pacerPanel(_ exercise: Exercise, _ inner: Int) -> (full: [StyledLine], compact: [StyledLine]) {
         let pattern = exercise.pacer.pattern
         let position = exercise.pacer.position
         let elapsed = exercise.time - exercise.start
-        var bar = BreathingBar.phaseBar(position, width: max(10, min(50, inner - 32)))
-        bar.append("  " + BreathingBar.count(position))
+        let bar = BreathingBar.line(position, width: inner, longest: 50)
         let what = exercise.step.map { "resonance assessment, step \($0)" } ?? "\(pattern.name) breathing"
         let title = "\(what), \(Formatting.fixed(pattern.breathsPerMinute, digits: 1)) a minute · "
             + "\(Formatting.clock(elapsed)) of \(Formatting.clock(configuration.exerciseSeconds))"
@@ -69,29 +68,36 @@ extension DashboardState {
         return line
     }
 
-    private func effectLines(_ effect: ExerciseEffect) -> [StyledLine] {
+    /// A table of RMSSD and HR before, during and after, its columns narrower in a narrow box;
+    /// under it the coherence, or why the minutes after were not measured.
+    private func effectLines(_ effect: ExerciseEffect, _ inner: Int) -> [StyledLine] {
         let spans = [("before", effect.before), ("during", effect.during), ("after", effect.after)]
+        let column = max(8, min(12, (inner - 8) / 3))
         func row(_ name: String, _ value: (IntervalStatistics) -> Double?, _ digits: Int, _ unit: String) -> StyledLine {
             var line = StyledLine(name.padding(toLength: 8))
             for (_, statistics) in spans {
-                line.append((value(statistics).map { Formatting.fixed($0, digits: digits) + " " + unit } ?? "–").padding(toLength: 12), .strong)
+                line.append((value(statistics).map { Formatting.fixed($0, digits: digits) + " " + unit } ?? "–").padding(toLength: column), .strong)
             }
             return line
         }
         var header = StyledLine("".padding(toLength: 8))
-        for (name, _) in spans { header.append(name.padding(toLength: 12), .faint) }
-        let rows = [header, row("RMSSD", \.rmssd, 0, "ms"), row("HR", \.meanHR, 0, "bpm")]
+        for (name, _) in spans { header.append(name.padding(toLength: column), .faint) }
+        var rows = [header, row("RMSSD", \.rmssd, 0, "ms"), row("HR", \.meanHR, 0, "bpm")]
+        if let shortfall = effect.shortfall { rows.append(StyledLine("after not measured: " + shortfall, .faint)) }
         guard let score = effect.coherence.meanScore else { return rows }
         return rows + [StyledLine(Coherence.text(score) + " during the exercise (mean of \(effect.coherence.readings) readings)")]
     }
 
-    /// `lines` in a frame with `title` on its top edge, `inner` characters wide inside.
+    /// `lines` in a frame with `title` on its top edge, `inner` characters wide inside. A title
+    /// too long for the edge goes on inside, and lines too long fold, between words.
     private func box(_ title: String, _ style: StyledLine.Style, _ lines: [StyledLine], _ inner: Int) -> [StyledLine] {
-        let heading = String(" \(title) ".prefix(inner))
+        let titleLines = Formatting.wrap(title, width: inner - 1)
+        let heading = " \(titleLines.first ?? "") "
         var top = StyledLine("  ┌─")
         top.append(heading, style)
         top.append(String(repeating: "─", count: max(0, inner + 1 - heading.count)) + "┐")
-        let middle = lines.map { content -> StyledLine in
+        let contents = titleLines.dropFirst().map { StyledLine($0, style) } + lines.flatMap { $0.folded(width: inner, indent: 2) }
+        let middle = contents.map { content -> StyledLine in
             var line = StyledLine("  │ ")
             line.append(content.fitted(to: inner))
             line.append(" │")
@@ -100,7 +106,8 @@ extension DashboardState {
         return [top] + middle + [StyledLine("  └" + String(repeating: "─", count: inner + 2) + "┘")]
     }
 
-    public var helpLines: [StyledLine] {
+    /// The help screen, its lines folded between words to `width`.
+    public func helpLines(width: Int) -> [StyledLine] {
         let pattern = configuration.pattern
         let exercise = "\(pattern.name), \(Formatting.fixed(pattern.breathsPerMinute, digits: 1)) a minute, \(Formatting.duration(configuration.exerciseSeconds))"
         let keys: [(String, String)] = [
@@ -118,12 +125,12 @@ extension DashboardState {
             "signal: skin contact, battery, beats changed by correction, malformed notifications",
         ]
         return [StyledLine("  Keys", .strong)]
-            + keys.map { key, text in
+            + keys.flatMap { key, text in
                 var line = StyledLine("    " + key.padding(toLength: 8), .strong)
                 line.append(text)
-                return line
+                return line.folded(width: width, indent: 12)
             }
             + [StyledLine(), StyledLine("  On the screen", .strong)]
-            + screen.map { StyledLine("    " + $0) }
+            + screen.flatMap { StyledLine("    " + $0).folded(width: width, indent: 6) }
     }
 }

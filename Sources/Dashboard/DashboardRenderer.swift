@@ -10,16 +10,17 @@ extension DashboardState {
     public func render(size: TerminalSize, colors: Bool) -> [String] {
         guard size.rows > 0, size.columns > 0 else { return [] }
         let width = size.columns
-        var body: [StyledLine]
-        if mode == .help {
-            body = helpLines
-        } else {
-            body = fit(sections(width: width), rows: size.rows - 2, width: width)
-        }
-        body = Array(body.prefix(max(0, size.rows - 2)))
-        body += repeatElement(StyledLine(), count: max(0, size.rows - 2 - body.count))
-        let lines = [titleBar(width: width)] + body + [footer(width: width)]
-        return lines.prefix(size.rows).map { $0.rendered(width: width, colors: colors) }
+        let footer = footer(width: width)
+        let rows = max(0, size.rows - 1 - footer.count)
+        let body = mode == .help ? helpLines(width: width) : fit(sections(width: width), rows: rows, width: width)
+        return Self.screen(title: titleBar(width: width), body: body, footer: footer, size: size, colors: colors)
+    }
+
+    /// The title bar, as much of `body` as fits, blank rows, the footer: exactly `size.rows` lines.
+    static func screen(title: StyledLine, body: [StyledLine], footer: [StyledLine], size: TerminalSize, colors: Bool) -> [String] {
+        let rows = max(0, size.rows - 1 - footer.count)
+        let body = Array(body.prefix(rows)) + repeatElement(StyledLine(), count: max(0, rows - body.count))
+        return ([title] + body + footer).prefix(size.rows).map { $0.rendered(width: size.columns, colors: colors) }
     }
 
     // MARK: Layout
@@ -82,7 +83,7 @@ extension DashboardState {
         var events: [[StyledLine]] = []
         var room = rows - lines.count
         for event in (logged ?? log).reversed() {
-            var line = StyledLine("  " + WallClock.timeOfDay(event.time) + "  ", .faint)
+            var line = StyledLine("  " + configuration.eventTime.label(event.time) + "  ", .faint)
             line.append(event.text)
             let folded = line.folded(width: width, indent: 12)
             guard folded.count <= room else {
@@ -222,19 +223,20 @@ extension DashboardState {
         return line
     }
 
-    func footer(width: Int) -> StyledLine {
+    /// The keys, folded between them onto a second line when the terminal is narrow.
+    func footer(width: Int) -> [StyledLine] {
         switch mode {
         case .note(let draft):
             var line = StyledLine(" note: ", .strong)
-            // The end of a long note stays in view while it is typed.
-            let room = max(1, width - 40)
+            // The end of a long note stays in view while it is typed; the keys fold below it.
+            let room = max(1, width - 8)
             line.append(String(draft.suffix(room)) + "█")
             line.append("   Enter saves · Esc cancels", .faint)
-            return line
+            return line.folded(width: width, indent: 1)
         case .help:
-            return StyledLine(" any key closes the help", .faint)
+            return [StyledLine(" any key closes the help", .faint)]
         case .normal:
-            guard configuration.acceptsKeys else { return StyledLine(" Ctrl-C quits", .faint) }
+            guard configuration.acceptsKeys else { return [StyledLine(" Ctrl-C quits", .faint)] }
             var line = StyledLine()
             let keys = summary == nil
                 ? [("b", exercise == nil ? "breathe" : "stop breathing"), ("n", "note"), ("?", "help"), ("q", "quit")]
@@ -243,7 +245,7 @@ extension DashboardState {
                 line.append((index == 0 ? " " : "  ") + key, .strong)
                 line.append(" " + action, .faint)
             }
-            return line
+            return line.folded(width: width, indent: 1)
         }
     }
 

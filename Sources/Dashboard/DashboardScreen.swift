@@ -11,8 +11,8 @@ public protocol DashboardScreen {
     /// The breathing exercise the pacer animates, if one runs.
     var exercise: DashboardState.Exercise? { get }
     /// What stays on the normal screen once the dashboard has given the terminal back: the
-    /// summaries, as line output would print them.
-    var closingLines: [String] { get }
+    /// summaries, as line output would print them, wrapped to the terminal's `width`.
+    func closingLines(width: Int) -> [String]
     /// An event of the session of sensor `sensor` (0 for a single session).
     mutating func apply(_ event: SessionEvent, at time: Double, sensor: Int)
     mutating func finish(_ summary: SessionSummary, sensor: Int)
@@ -25,7 +25,9 @@ public protocol DashboardScreen {
 extension DashboardState: DashboardScreen {
     public var acceptsKeys: Bool { configuration.acceptsKeys }
 
-    public var closingLines: [String] { summary.map { [SessionText.summaryLine($0)] } ?? [] }
+    public func closingLines(width: Int) -> [String] {
+        SessionText.wrapped(summary.map { SessionText.summaryLines($0, time: configuration.eventTime) } ?? [], width: width)
+    }
 
     public mutating func apply(_ event: SessionEvent, at time: Double, sensor: Int) { apply(event, at: time) }
 

@@ -20,10 +20,12 @@ public struct DashboardState {
         public var onsetMargin: Double
         /// Whether keys reach the dashboard (stdin is a terminal).
         public var acceptsKeys: Bool
+        /// How the event log and the summary say when (the demo: time into the session).
+        public var eventTime: EventTime
 
         public init(
             title: String, start: Double, pattern: BreathingPattern, exerciseSeconds: Double,
-            calibrationSeconds: Double, onsetMargin: Double, acceptsKeys: Bool
+            calibrationSeconds: Double, onsetMargin: Double, acceptsKeys: Bool, eventTime: EventTime = .timeOfDay
         ) {
             self.title = title
             self.start = start
@@ -32,6 +34,7 @@ public struct DashboardState {
             self.calibrationSeconds = calibrationSeconds
             self.onsetMargin = onsetMargin
             self.acceptsKeys = acceptsKeys
+            self.eventTime = eventTime
         }
     }
 

@@ -32,10 +32,14 @@ public struct SensorsDashboardState: DashboardScreen {
     /// The first sensor's: `b` starts the exercise in every session at once, so they pace alike.
     public var exercise: DashboardState.Exercise? { sensors[0].exercise }
 
-    public var closingLines: [String] {
-        sensors.compactMap { state in
-            state.summary.map { "[\(state.sensorAddress ?? state.sensorName ?? "sensor")]  " + SessionText.summaryLine($0) }
+    public func closingLines(width: Int) -> [String] {
+        let lines = sensors.flatMap { state -> [String] in
+            guard let summary = state.summary else { return [] }
+            var lines = SessionText.summaryLines(summary, time: state.configuration.eventTime)
+            lines[0] = "[\(state.sensorAddress ?? state.sensorName ?? "sensor")]  " + lines[0]
+            return lines
         }
+        return SessionText.wrapped(lines, width: width)
     }
 
     public mutating func apply(_ event: SessionEvent, at time: Double, sensor: Int) {
@@ -66,20 +70,19 @@ public struct SensorsDashboardState: DashboardScreen {
         guard size.rows > 0, size.columns > 0 else { return [] }
         let width = size.columns
         let first = sensors[0]
-        var body: [StyledLine]
+        let footer = first.footer(width: width)
+        let body: [StyledLine]
         if first.mode == .help {
-            body = first.helpLines + [
-                StyledLine(), StyledLine("  Several sensors", .strong),
-                StyledLine("    b, n and q act on every sensor's session; the pacer shown is the first sensor's"),
-                StyledLine("    events are tagged with their sensor's letter, [A], [B], as its section is"),
+            let several = [
+                "b, n and q act on every sensor's session; the pacer shown is the first sensor's",
+                "events are tagged with their sensor's letter, [A], [B], as its section is",
             ]
+            body = first.helpLines(width: width) + [StyledLine(), StyledLine("  Several sensors", .strong)]
+                + several.flatMap { StyledLine("    " + $0).folded(width: width, indent: 6) }
         } else {
-            body = first.fit(sections(width: width), rows: size.rows - 2, width: width, logged: events)
+            body = first.fit(sections(width: width), rows: max(0, size.rows - 1 - footer.count), width: width, logged: events)
         }
-        body = Array(body.prefix(max(0, size.rows - 2)))
-        body += repeatElement(StyledLine(), count: max(0, size.rows - 2 - body.count))
-        let lines = [titleBar(width: width)] + body + [first.footer(width: width)]
-        return lines.prefix(size.rows).map { $0.rendered(width: width, colors: colors) }
+        return DashboardState.screen(title: titleBar(width: width), body: body, footer: footer, size: size, colors: colors)
     }
 
     /// Every sensor's newest events, oldest first, each after its sensor's tag: `[A] `.

@@ -58,26 +58,6 @@ public struct StyledLine {
         return line
     }
 
-    /// Words of `text` in lines of at most `width` characters (a longer word is cut).
-    public static func wrap(_ text: String, width: Int) -> [String] {
-        guard width > 0 else { return [] }
-        var lines: [String] = []
-        var current = ""
-        for word in text.split(separator: " ") {
-            let word = word.count > width ? String(word.prefix(width)) : String(word)
-            if current.isEmpty {
-                current = word
-            } else if current.count + 1 + word.count <= width {
-                current += " " + word
-            } else {
-                lines.append(current)
-                current = word
-            }
-        }
-        if !current.isEmpty { lines.append(current) }
-        return lines
-    }
-
     /// The line in lines of at most `width` characters, broken where its fields are: at runs of
     /// two or more spaces (`HR 68 bpm   RMSSD 32.7 ms`), or, for a field longer than a line,
     /// between its words. Continuations start with `indent` spaces. A line that fits is itself.

@@ -40,6 +40,9 @@ public struct ExerciseEffect: Equatable, Sendable {
     /// Whether the after-span is complete (the recording went on long enough).
     public func isSettled(at time: Double) -> Bool { time >= end + Self.settle }
 
+    /// Time of the newest beat fed, in or out of the spans: where the recording had got to.
+    public var observedUntil: Double? { previousBeat?.seconds }
+
     private enum Span { case before, during, after }
 
     private func span(of time: Double) -> Span? {

@@ -2,6 +2,7 @@ import Dashboard
 import HRV
 import LivePipeline
 import Platform
+import Presentation
 import SessionLog
 import UserData
 
@@ -14,17 +15,23 @@ public struct LiveSessionHost {
     public let dashboard: Dashboard?
     /// The session file's writer; nil without a file.
     public let recorder: SessionRecorder?
+    /// A session file was asked for (it may not have been made).
+    private let recording: Bool
+    /// The sensor, when the session is one of several.
+    private let sensor: String?
     private let loop: EventLoop
 
     /// The session judges against the header's baseline (nil: it calibrates on its first
     /// minutes). `record`: keep a session file, at `path` or (nil) in the sessions directory.
+    /// Text lines and the dashboard's log say when by `eventTime`.
     /// Every event is stamped with `clock`; `stop` ends the loop (the keys' q, a failed file).
     /// One of several sessions (`monitor` with several sensors) names its `sensor` on its lines
     /// and leaves `hrvmon note` to its `SessionGroup` (`takesNotes` false); with `display` nil it
     /// is shown by the group's dashboard.
     public init(
         _ header: SessionHeader, record: Bool, at path: String?, display: SessionDisplay?, sensor: String? = nil,
-        takesNotes: Bool = true, title: String, loop: EventLoop, clock: @escaping () -> Double, stop: @escaping () -> Void
+        takesNotes: Bool = true, title: String, eventTime: EventTime = .timeOfDay, loop: EventLoop, clock: @escaping () -> Double,
+        stop: @escaping () -> Void
     ) throws {
         let settings = header.settings
         run = SessionRun(
@@ -32,7 +39,9 @@ public struct LiveSessionHost {
             outputs: [])
         let run = run
         dashboard = display.flatMap {
-            run.show($0, sensor: sensor, title: title, start: header.start, settings: settings, loop: loop, clock: clock, stop: stop)
+            run.show(
+                $0, sensor: sensor, title: title, eventTime: eventTime, start: header.start, settings: settings, loop: loop, clock: clock,
+                stop: stop)
         }
         do {
             run.notifyDesktop(settings.notify, loop: loop, namesSensor: sensor != nil)
@@ -41,6 +50,8 @@ public struct LiveSessionHost {
             dashboard?.close()
             throw error
         }
+        recording = record
+        self.sensor = sensor
         if takesNotes { run.takeNotes(loop: loop, clock: clock) }
         if let dashboard { run.pace(dashboard, voice: settings.breathing.sound, at: clock()) }
         self.loop = loop
@@ -61,6 +72,26 @@ public struct LiveSessionHost {
             run.finish(at: time, seconds: seconds)
         }
         dashboard?.close()
+    }
+
+    /// Where the session was kept, for the end of its output: `saved as …`, or why not
+    /// (`unsaved`: it was not asked for, and how to ask); after the sensor when it is one of several.
+    public func whereKept(unsaved: String) -> String {
+        let label = sensor.map { "[\($0)]  " } ?? ""
+        guard let recorder else { return label + (recording ? "not saved: the session file could not be made (see above)" : unsaved) }
+        if recorder.failed { return label + "not saved whole: writing \(recorder.path) failed (see above)" }
+        guard recorder.path.hasPrefix(SessionStore.directory + "/") else { return label + "saved as \(recorder.path)" }
+        return label + "saved as session \(SessionStore.id(of: recorder.path)) in \(SessionStore.directory); `hrvmon sessions` lists it"
+    }
+
+    /// Says `text` after the session's summary on stdout, wrapped to the terminal's width when it
+    /// is one; not with JSON Lines, which are for programs (stdout stays JSON, stderr for problems).
+    public static func say(_ text: String, display: SessionDisplay?) {
+        guard display != .lines(.jsonl) else { return }
+        var output = FileStream.standardOutput
+        let width = Terminal.isTerminal(.output) ? Terminal.size.columns : nil
+        for line in width.map({ Formatting.wrap(line: text, width: $0, hanging: 2) }) ?? [text] { output.write(line + "\n") }
+        output.flush()
     }
 
     /// Adds the resting values the session measured to the personal history, when its file was

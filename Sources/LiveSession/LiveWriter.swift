@@ -10,11 +10,14 @@ public final class LiveWriter: SessionOutput {
     /// The sensor the session follows, when several share stdout: a `sensor` field ends each
     /// JSON line, and text lines start with it. The session file never has it.
     public let sensor: String?
+    /// How text lines say when (the demo: time into the session).
+    public let eventTime: EventTime
     private var output = FileStream.standardOutput
 
-    public init(format: MonitorFormat, sensor: String? = nil) {
+    public init(format: MonitorFormat, sensor: String? = nil, time: EventTime = .timeOfDay) {
         self.format = format
         self.sensor = sensor
+        self.eventTime = time
     }
 
     public func handle(_ event: SessionEvent, at time: Double, line: inout SessionLine) {
@@ -24,7 +27,7 @@ public final class LiveWriter: SessionOutput {
             output.write(labelled(json: text))
         case .text:
             guard let text = SessionText.line(for: event) else { return }
-            output.write(WallClock.timeOfDay(time) + "  " + labelled(text: text) + "\n")
+            output.write(eventTime.label(time) + "  " + labelled(text: text) + "\n")
         }
         output.flush()
     }
@@ -34,7 +37,11 @@ public final class LiveWriter: SessionOutput {
         case .jsonl:
             output.write(labelled(json: SessionRecords.summary(summary).serialized + "\n"))
         case .text:
-            output.write(labelled(text: SessionText.summaryLine(summary)) + "\n")
+            // On a terminal the summary is wrapped to its width, as the dashboard leaves it.
+            var lines = SessionText.summaryLines(summary, time: eventTime)
+            lines[0] = labelled(text: lines[0])
+            let width = Terminal.isTerminal(.output) ? Terminal.size.columns : nil
+            for line in SessionText.wrapped(lines, width: width) { output.write(line + "\n") }
         }
         output.flush()
     }

@@ -17,15 +17,17 @@ extension SessionRun {
     /// sessions share stdout). Returns the dashboard, which must be closed on the way out to give
     /// the terminal back.
     func show(
-        _ display: SessionDisplay, sensor: String?, title: String, start: Double, settings: Settings, loop: EventLoop,
-        clock: @escaping () -> Double, stop: @escaping () -> Void
+        _ display: SessionDisplay, sensor: String?, title: String, eventTime: EventTime, start: Double, settings: Settings,
+        loop: EventLoop, clock: @escaping () -> Double, stop: @escaping () -> Void
     ) -> Dashboard? {
         guard display == .dashboard else {
-            if case .lines(let format) = display { add(LiveWriter(format: format, sensor: sensor)) }
+            if case .lines(let format) = display { add(LiveWriter(format: format, sensor: sensor, time: eventTime)) }
             return nil
         }
+        var configuration = dashboardConfiguration(title: title, start: start, settings: settings)
+        configuration.eventTime = eventTime
         let dashboard = Dashboard(
-            configuration: dashboardConfiguration(title: title, start: start, settings: settings), loop: loop, clock: clock,
+            configuration: configuration, loop: loop, clock: clock,
             colors: Self.dashboardColors, bell: settings.breathing.bell)
         dashboard.perform = { [unowned self] command in
             switch command {

@@ -1,6 +1,5 @@
 import HRV
 import LivePipeline
-import Platform
 
 /// A running session's events and summary in words, as the text lines and the dashboard show them.
 public enum SessionText {
@@ -53,10 +52,13 @@ public enum SessionText {
     }
 
     /// Each exercise's effect as before → after: `breathing 6:00–8:00: RMSSD 20.1 → 45.3 ms, HR 80
-    /// → 63 bpm (the minute before → the two minutes after)`.
+    /// → 63 bpm (the minute before → the two minutes after)`; for an exercise the session ended
+    /// too soon after, why there is none.
     public static func effects(_ summary: SessionSummary) -> [String] {
         summary.effects.map { effect in
-            "breathing \(Formatting.clock(effect.start))–\(Formatting.clock(effect.end)): "
+            let span = "breathing \(Formatting.clock(effect.start))–\(Formatting.clock(effect.end)): "
+            if let shortfall = effect.shortfall { return span + "effect not measured: " + shortfall }
+            return span
                 + "RMSSD \(number(effect.before.rmssd, 1)) → \(number(effect.after.rmssd, 1)) ms, "
                 + "HR \(number(effect.before.meanHR, 0)) → \(number(effect.after.meanHR, 0)) bpm "
                 + "(the minute before → the two minutes after)"
@@ -68,11 +70,17 @@ public enum SessionText {
         value.map { Formatting.fixed($0, digits: digits) } ?? "–"
     }
 
-    /// The summary as the last text lines: the time of day and the totals, then each exercise's
+    /// The summary as the last text lines: when it ended and the totals, then each exercise's
     /// effect, indented.
-    public static func summaryLine(_ summary: SessionSummary) -> String {
-        ([WallClock.timeOfDay(summary.time) + "  " + Self.summary(summary)] + effects(summary).map { "          " + $0 })
-            .joined(separator: "\n")
+    public static func summaryLines(_ summary: SessionSummary, time: EventTime) -> [String] {
+        [time.label(summary.time) + "  " + Self.summary(summary)] + effects(summary).map { "          " + $0 }
+    }
+
+    /// Summary lines for a terminal `width` columns wide (nil: no terminal, as they are): each
+    /// wrapped at its words, continuations indented past the time.
+    public static func wrapped(_ lines: [String], width: Int?) -> [String] {
+        guard let width else { return lines }
+        return lines.flatMap { Formatting.wrap(line: $0, width: width, hanging: 12) }
     }
 }
 
@@ -82,13 +90,25 @@ extension StressAssessment {
 }
 
 extension ExerciseEffect {
-    /// RMSSD and heart rate before, during and after, in words.
+    /// RMSSD and heart rate before, during and after, in words; for an exercise the session ended
+    /// too soon after, why there is no after.
     public var summary: String {
         func span(_ statistics: IntervalStatistics) -> String {
             "RMSSD \(statistics.rmssd.map { Formatting.fixed($0, digits: 1) } ?? "–") ms, HR \(statistics.meanHR.map { Formatting.fixed($0, digits: 0) } ?? "–") bpm"
         }
-        return "exercise effect: before \(span(before)); during \(span(during)); after \(span(after))"
+        let after = shortfall.map { "after not measured: " + $0 } ?? "after " + span(after)
+        return "exercise effect: before \(span(before)); during \(span(during)); \(after)"
             + (coherence.meanScore.map { "; " + Coherence.text($0) + " during" } ?? "")
+    }
+
+    /// Why the effect is not measured — the session ended before the minutes after the exercise
+    /// were in — or nil when it is.
+    public var shortfall: String? {
+        let reached = observedUntil ?? start
+        guard !isSettled(at: reached) else { return nil }
+        let needs = "it needs \(Formatting.duration(Self.settle)) after the exercise"
+        guard reached > end else { return "the session ended during the exercise; " + needs }
+        return "the session ended \(Formatting.duration(reached - end)) after the exercise; " + needs
     }
 }
 

@@ -14,7 +14,7 @@ struct Breathe: ParsableCommand {
             found, inhale:exhale 4:6; --rate changes the rate), \
             box (4-4-4-4), 4-7-8, or your own seconds IN-HOLD-OUT[-HOLD], e.g. 5-0-5 or 4-2-6-2. \
             On a terminal an animated bar paces each breath; otherwise one line per phase is \
-            printed as it starts. Ctrl-C ends the exercise early.
+            printed as it starts. q or Esc (on a terminal) or Ctrl-C ends the exercise early.
             """)
 
     @Option(help: "resonance, box, 4-7-8 or IN-HOLD-OUT[-HOLD] seconds (default: breathing.pattern, resonance).")
@@ -49,45 +49,24 @@ struct Breathe: ParsableCommand {
         } catch {
             throw badInput(error)
         }
-        Interruption.install()
         let duration = (minutes ?? settings.minutes) * 60
-        let clock = MonotonicClock(speed: speed)
-        var pacer = BreathingPacer(pattern: chosen, start: 0)
-        var output = FileStream.standardOutput
         let animated = Terminal.isTerminal(.output)
-        let bar = BreathingBar(colors: animated && Environment.value("NO_COLOR") == nil)
-        // Where the rate comes from, when it is the stored assessment's.
-        let source = rate == nil && chosen.name == "resonance" ? storedRate.map { " (\($0); --rate overrides)" } ?? "" : ""
-        output.write("\(chosen.name): \(Formatting.fixed(chosen.breathsPerMinute, digits: 1)) breaths a minute for \(Formatting.duration(duration))\(source)\n")
-        if animated { output.write(BreathingBar.hideCursor) } else { output.write(Self.line(pacer.startCue)) }
-        output.flush()
         let audible = Self.audiblePacer(sound ?? AudiblePacer.Voice(rawValue: settings.sound) ?? .off, speed: speed)
         audible?.prepare(chosen)
-        audible?.play(pacer.startCue)
-
-        var now = 0.0
-        // The animation redraws at 20 frames a second only while the exercise runs; line output
-        // sleeps until the next phase change.
-        while now < duration && !Interruption.requested {
-            // A frame every 1/20 s, and one at each phase change so its sound starts on time.
-            let remaining = pacer.position.remaining > 0 ? pacer.position.remaining : 0.05
-            let next = min(duration, now + (animated ? min(0.05, remaining) : remaining))
-            clock.sleep(until: next)
-            now = min(clock.elapsed, duration)
-            let cues = pacer.advance(to: now)
-            for cue in cues where cue.time < duration { audible?.play(cue) }
-            if animated {
-                output.write(bar.frame(pacer.position, elapsed: now, duration: duration))
-            } else {
-                for cue in cues where cue.time < duration { output.write(Self.line(cue)) }
-            }
-            output.flush()
-        }
-        audible?.stop()
-        if animated { output.write("\r" + BreathingBar.clearLine + BreathingBar.showCursor) }
-        let breaths = pacer.position.breaths
-        let ended = Interruption.requested ? "stopped after" : "done:"
-        output.write("\(ended) \(Formatting.count(breaths, "breath")) in \(Formatting.duration(now))\n")
+        let breathing = GuidedBreathing(
+            pattern: chosen, duration: duration, speed: speed, animated: animated,
+            colors: animated && Environment.value("NO_COLOR") == nil, audible: audible)
+        // Where the rate comes from, when it is the stored assessment's.
+        let source = rate == nil && chosen.name == "resonance" ? storedRate.map { " (\($0); --rate overrides)" } ?? "" : ""
+        var heading = ["\(chosen.name): \(Formatting.fixed(chosen.breathsPerMinute, digits: 1)) breaths a minute for \(Formatting.duration(duration))\(source)"]
+        if breathing.acceptsKeys { heading.append(GuidedBreathing.keyHint) }
+        if animated { heading = heading.flatMap { Formatting.wrap(line: $0, width: Terminal.size.columns, hanging: 2) } }
+        var output = FileStream.standardOutput
+        for line in heading { output.write(line + "\n") }
+        output.flush()
+        let outcome = breathing.run()
+        let ended = outcome.stoppedEarly ? "stopped after" : "done:"
+        output.write("\(ended) \(Formatting.count(outcome.breaths, "breath")) in \(Formatting.duration(outcome.seconds))\n")
         output.flush()
     }
 
@@ -102,9 +81,5 @@ struct Breathe: ParsableCommand {
             errors.flush()
             return nil
         }
-    }
-
-    static func line(_ cue: BreathingPacer.Cue) -> String {
-        "\(Formatting.clock(cue.time)) \(cue.phase.rawValue) \(Formatting.fixed(cue.seconds, digits: 1)) s\n"
     }
 }

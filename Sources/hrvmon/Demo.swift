@@ -17,9 +17,13 @@ struct Demo: ParsableCommand {
             faster than real time. At the default speed the stress prompt comes about half a minute in. \
             In the breathing segment the demo takes the exercise for you (or press b earlier), and its \
             measured effect follows. On a terminal the dashboard stays after the end until q; otherwise \
-            the demo prints lines and exits at the end. No session file is written unless --log asks \
-            for one, and your personal baseline is neither used nor changed. With --lsl the demo strap's \
-            beats and markers go out as Lab Streaming Layer streams, stamped in session time.
+            the demo prints lines and exits at the end. Events are shown at their time into the \
+            session (m:ss), as the demo runs faster than the clock on the wall. Nothing is kept unless \
+            --save (the sessions directory, where `hrvmon sessions` and `hrvmon report` find it, on a \
+            time axis that starts when the demo did and runs at the simulated pace) or --log asks; the \
+            end of the output says which. Your personal baseline is neither used nor changed. With \
+            --lsl the demo strap's beats and markers go out as Lab Streaming Layer streams, stamped in \
+            session time.
             """)
 
     @Option(parsing: .unconditional, help: "Run this many times faster than real time; 10 plays the 10-minute scenario in a minute.")
@@ -36,7 +40,10 @@ struct Demo: ParsableCommand {
 
     @OptionGroup var display: DisplayOptions
 
-    @Option(help: "Write the demo session to this file (a new or empty file; created 0600). Without it nothing is kept.")
+    @Flag(help: "Keep the demo session in the sessions directory, named by its start as monitor's are.")
+    var save = false
+
+    @Option(help: "Write the demo session to this file (a new or empty file; created 0600). Without it or --save nothing is kept.")
     var log: String?
 
     @OptionGroup var lsl: LSLOptions
@@ -49,6 +56,7 @@ struct Demo: ParsableCommand {
     func validate() throws {
         guard speed > 0, speed <= 1000 else { throw ValidationError("--speed must be above 0 and at most 1000") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be more than 0 seconds") }
+        if save, log != nil { throw ValidationError("--save keeps the session in the sessions directory and --log writes it to a file of yours: choose one") }
         if let lslWait {
             guard lsl.lsl else { throw ValidationError("--lsl-wait goes with --lsl") }
             guard lslWait > 0, lslWait <= 600 else { throw ValidationError("--lsl-wait must be more than 0 and at most 600 seconds") }
@@ -80,7 +88,8 @@ struct Demo: ParsableCommand {
             start: start, source: "demo", deviceName: DemoPlayback.strapName, deviceAddress: DemoPlayback.strapAddress, baseline: nil, settings: settings)
         let host = try startingSession {
             try LiveSessionHost(
-                header, record: log != nil, at: log, display: display.display, title: title, loop: loop, clock: { clock.time }, stop: stop)
+                header, record: save || log != nil, at: log, display: display.display, title: title, eventTime: .intoSession(start: start),
+                loop: loop, clock: { clock.time }, stop: stop)
         }
         let run = host.run
         let publisher = lslLibrary.map { LSLPublisher(library: $0, timestamps: .session(start: start), streams: streams) }
@@ -110,6 +119,7 @@ struct Demo: ParsableCommand {
             return (time, time - start)
         }
         publisher?.close()
+        LiveSessionHost.say(host.whereKept(unsaved: "not saved: run `hrvmon demo --save` to keep it"), display: display.display)
     }
 
     /// The demo strap's LSL streams, opened before the session's clock starts, and whether an inlet

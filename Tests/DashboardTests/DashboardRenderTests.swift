@@ -151,6 +151,36 @@ import Testing
         #expect(lines.last == " ? help  q quit")
     }
 
+    /// What the demo leaves on the normal screen after q: wrapped between words to the terminal's
+    /// width, its time into the session (the demo's times of day never happened), and for an
+    /// exercise the session ended too soon after, why its effect is missing.
+    @Test func quitSummaryIsWrappedAndSaysWhyAnEffectIsMissing() throws {
+        let replay = try Self.replay(until: 300)
+        replay.startExercise(at: 300)
+        replay.play(until: 360)
+        replay.run.toggleExercise(at: DemoReplay.start + 360)
+        replay.play(until: 400)
+        replay.run.finish(at: DemoReplay.start + 400, seconds: 400)
+        let wide = replay.state.closingLines(width: 1000)
+        #expect(wide.count == 2)
+        #expect(wide[0].hasPrefix("    6:40  ") && wide[0].contains(" beats, 0 malformed notifications in 6 min 40 s · RMSSD "), "\(wide)")
+        #expect(wide[1].trimmingCharacters(in: .whitespaces).hasPrefix("breathing 5:0"), "\(wide)")
+        // The exercise ran 5:00–6:00 of session time; the session ended at 6:40.
+        #expect(wide[1].range(of: #": effect not measured: the session ended 4\d s after the exercise; it needs 2 min 00 s after the exercise$"#, options: .regularExpression) != nil, "\(wide)")
+        #expect(!wide[1].contains("→"), "no dash where a number would be")
+        for width in [40, 60, 80] {
+            let narrow = replay.state.closingLines(width: width)
+            #expect(narrow.allSatisfy { $0.count <= width }, "\(width): \(narrow)")
+            #expect(narrow.count > 2)
+            #expect(narrow.map { $0.split(separator: " ").joined(separator: " ") } .joined(separator: " ")
+                == wide.map { $0.split(separator: " ").joined(separator: " ") }.joined(separator: " "), "every word, whole, in order")
+        }
+        // The effect's panel and its event line say the same.
+        let lines = replay.state.render(size: TerminalSize(rows: 60, columns: 120), colors: false)
+        #expect(lines.contains { $0.hasPrefix("  │ after not measured: the session ended 4") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("      6:40  exercise effect: before RMSSD ") }, "the log at its time into the session: \(lines)")
+    }
+
     @Test func noColorMeansNoEscapes() throws {
         let state = try Self.replay(until: 300).state
         let plain = state.render(size: Self.wide, colors: false)

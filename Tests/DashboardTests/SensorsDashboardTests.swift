@@ -13,11 +13,14 @@ import Testing
     /// The Polar in the demo's stress segment (its prompt up), the HRM-Pro calibrating and then
     /// disconnected.
     static func twoSensors(polarUntil: Double = 300, hrmProUntil: Double = 100) throws -> (SensorsDashboardState, DemoReplay, DemoReplay) {
-        let polar = try DemoReplay(seed: 1)
+        // Live sessions: their events at the time of day.
+        var configuration = DemoReplay.configuration
+        configuration.eventTime = .timeOfDay
+        let polar = try DemoReplay(seed: 1, configuration: configuration)
         polar.play(until: polarUntil)
         // The demo lasts 10 minutes.
         polar.state.apply(.sensor(.identity(name: "Polar H10 A1B2C3D4", address: "A0:9E:1A:00:00:01")), at: DemoReplay.start + min(600, polarUntil))
-        let hrmPro = try DemoReplay(seed: 2)
+        let hrmPro = try DemoReplay(seed: 2, configuration: configuration)
         hrmPro.play(until: hrmProUntil)
         let hrmProTime = DemoReplay.start + min(600, hrmProUntil)
         hrmPro.state.apply(.sensor(.identity(name: "HRM-Pro:123456", address: "C4:7C:8D:6A:00:02")), at: hrmProTime)
@@ -114,7 +117,8 @@ import Testing
         #expect(lines[0].contains("ended  10:00"), "\(lines[0])")
         #expect(lines.filter { $0.hasPrefix("  session over: ") }.count == 2, "\(lines)")
         #expect(lines.last == " ? help  q quit")
-        #expect(before.closingLines.count == 2)
-        #expect(before.closingLines[0].hasPrefix("[A0:9E:1A:00:00:01]  ") && before.closingLines[1].hasPrefix("[C4:7C:8D:6A:00:02]  "))
+        let closing = before.closingLines(width: 200).filter { !$0.hasPrefix(" ") }
+        #expect(closing.count == 2, "each summary's first line names its sensor; its effects follow, indented")
+        #expect(closing[0].hasPrefix("[A0:9E:1A:00:00:01]  ") && closing[1].hasPrefix("[C4:7C:8D:6A:00:02]  "))
     }
 }

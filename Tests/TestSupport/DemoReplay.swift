@@ -12,7 +12,7 @@ public final class DemoReplay {
     public static let start = 1_800_000_000.0
     public static let configuration = DashboardState.Configuration(
         title: "demo ×10", start: start, pattern: .resonance(), exerciseSeconds: 300, calibrationSeconds: 180,
-        onsetMargin: 1.5, acceptsKeys: true)
+        onsetMargin: 1.5, acceptsKeys: true, eventTime: .intoSession(start: start))
 
     /// The dashboard's state kept from the session's events, as the dashboard keeps it.
     private final class Screen: SessionOutput {

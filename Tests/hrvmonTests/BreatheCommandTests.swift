@@ -57,4 +57,30 @@ import Testing
         #expect(terminal.wait { $0.contains("done: 0 breaths in 12 s") && $0.contains("status=0") })
         #expect(terminal.cursorVisible)
     }
+
+    /// q and a lone Esc leave as Ctrl-C does, with the summary and status 0, and the screen says
+    /// so; an arrow key (which begins with Esc) does not. At 40 columns the hint and the
+    /// heading are wrapped between words and the bar's line fits, so it redraws in place.
+    @Test(arguments: ["q", "Escape"])
+    func aKeyStopsEarly(key: String) throws {
+        let terminal = try TmuxTerminal(width: 40, height: 12)
+        defer { terminal.close() }
+        try terminal.type("\(Hrvmon.executable.path) breathe --pattern 4-2-6-2 --minutes 5; echo status=$?")
+        #expect(terminal.wait { $0.contains("q or Esc stops early") && $0.contains("INHALE") }, "\(terminal.screen)")
+        let lines = terminal.screen.split(separator: "\n").map(String.init)
+        #expect(lines.contains("4-2-6-2: 4.3 breaths a minute for 5 min"), "wrapped between words: \(lines)")
+        #expect(lines.contains("  00 s"), "\(lines)")
+        let bar = try #require(lines.first { $0.hasPrefix("INHALE") })
+        #expect(bar.count < 40 && bar.hasSuffix(" left"), "\(bar)")
+        try terminal.key("Up")
+        try terminal.key("Right")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(!terminal.screen.contains("status=0"), "an arrow key is no Esc: \(terminal.screen)")
+        try terminal.key(key)
+        #expect(terminal.wait { $0.contains("stopped after 0 breaths in ") && $0.contains("status=0") }, "\(terminal.screen)")
+        #expect(terminal.cursorVisible)
+        // The terminal is given back as it was: what is typed is echoed again.
+        try terminal.type("echo typed", enter: false)
+        #expect(terminal.wait { $0.contains("$ echo typed") || $0.contains("# echo typed") }, "\(terminal.screen)")
+    }
 }

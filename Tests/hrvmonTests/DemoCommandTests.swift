@@ -20,11 +20,13 @@ import Testing
         return home
     }
 
-    /// Seconds of the day of the event-log line that contains `text` (`  HH:MM:SS  text`).
+    /// Session seconds of the event-log line that contains `text` (`      m:ss  text`: the demo
+    /// dates its events by time into the session, not by a time of day that never happened).
     static func time(of text: String, in screen: String) -> Int? {
         for line in screen.split(separator: "\n") where line.contains(text) {
-            let parts = line.dropFirst(2).prefix(8).split(separator: ":").compactMap { Int($0) }
-            if parts.count == 3 { return parts[0] * 3600 + parts[1] * 60 + parts[2] }
+            let label = line.dropFirst(2).prefix(8)
+            let parts = label.split(separator: ":").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            if parts.count == 2, let minutes = parts[0], let seconds = parts[1] { return minutes * 60 + seconds }
         }
         return nil
     }
@@ -46,19 +48,85 @@ import Testing
         #expect(screen.contains("STRESS"))
         let segment = try #require(Self.time(of: "of mental stress", in: screen), "\(screen)")
         let prompt = try #require(Self.time(of: "below your reference of", in: screen), "\(screen)")
-        #expect((1..<180).contains((prompt - segment + 86_400) % 86_400), "the prompt comes within the 3-minute stress segment")
+        #expect(segment == 180, "the stress segment starts 3 min into the session")
+        #expect((1..<180).contains(prompt - segment), "the prompt comes within the 3-minute stress segment")
 
         try terminal.key("b")
         #expect(terminal.wait { $0.contains("┌─ resonance breathing, 6.0 a minute · ") && ($0.contains("│ INHALE") || $0.contains("│ EXHALE")) }, "\(terminal.screen)")
         #expect(terminal.screen.contains(" b stop breathing"))
         let started = try #require(Self.time(of: "resonance breathing started at", in: terminal.screen))
-        #expect((started - segment + 86_400) % 86_400 < 180, "started by b, before the demo's own exercise")
+        #expect(started - segment < 180, "started by b, before the demo's own exercise")
 
         try terminal.key("q")
         #expect(terminal.wait { $0.contains("EXIT=0") }, "\(terminal.screen)")
         #expect(!terminal.alternateScreen)
         #expect(terminal.cursorVisible)
         #expect(terminal.screen.contains(" beats, 0 malformed notifications in "))
+        #expect(terminal.screen.contains("not saved: run `hrvmon demo --save` to keep it"), "\(terminal.screen)")
+    }
+
+    /// After q on a 60-column terminal the summary is wrapped between words to the width, an
+    /// exercise the session ended too soon after says why its effect is missing, and the demo
+    /// says that nothing was kept.
+    @Test func theQuitSummaryFitsTheTerminal() throws {
+        let terminal = try TmuxTerminal(width: 60, height: 30)
+        defer { terminal.close() }
+        // The demo's own exercise starts at 5:58 and runs at real time: the session ends 12 s into it.
+        try terminal.type(try Self.command("demo --speed 1000 --duration 370"))
+        #expect(terminal.wait(timeout: 30) { $0.contains("Session over") }, "\(terminal.screen)")
+        try terminal.key("q")
+        #expect(terminal.wait { $0.contains("EXIT=0") }, "\(terminal.screen)")
+        let lines = terminal.screen.split(separator: "\n").map(String.init)
+        let summary = try #require(lines.firstIndex { $0.hasPrefix("    6:10  ") }, "the end, 6:10 into the session: \(lines)")
+        let end = try #require(lines.lastIndex { $0 == "EXIT=0" })
+        let text = lines[summary..<end].joined(separator: " ").split(separator: " ").joined(separator: " ")
+        #expect(text.contains(" beats, 0 malformed notifications in 6 min 10 s · RMSSD "), "\(text)")
+        #expect(text.contains("breathing 5:58–6:10: effect not measured: the session ended during the exercise; it needs 2 min 00 s after the exercise"), "\(text)")
+        #expect(text.hasSuffix("not saved: run `hrvmon demo --save` to keep it"), "\(text)")
+        // Joined with spaces, a line the terminal broke mid-word would leave the word split above.
+        for line in lines[summary..<end] { #expect(line.count <= 60, "\(line)") }
+    }
+
+    /// The `?` help on a real terminal: drawn 200 columns wide, then at 80 and 40 after a resize,
+    /// its words whole at each width (before, "b a" and "postur" ended its lines at 80).
+    @Test func theHelpKeepsWholeWordsAtAnyWidth() throws {
+        let terminal = try TmuxTerminal(width: 200, height: 40)
+        defer { terminal.close() }
+        try terminal.type(try Self.command("demo --speed 5"))
+        #expect(terminal.wait(timeout: 20) { $0.contains("CALIBRATING") }, "\(terminal.screen)")
+        try terminal.key("?")
+        #expect(terminal.wait { $0.contains("any key closes the help") }, "\(terminal.screen)")
+        // The title bar's clock moves on between screens.
+        let wide = terminal.screen.split(separator: "\n").dropFirst().map(String.init)
+        func cuts(_ screen: String) -> [String] { WholeWords.cuts(in: screen.split(separator: "\n").dropFirst().map(String.init), of: wide) }
+        for width in [80, 40] {
+            // tmux cuts the lines at the new width at once; the redrawn help has none cut.
+            try terminal.resize(width: width, height: 40)
+            #expect(terminal.wait { cuts($0).isEmpty && $0.contains("any key closes the help") }, "\(width) columns: \(cuts(terminal.screen))")
+            #expect(terminal.screen.contains("    b       start the breathing pacer"))
+        }
+        try terminal.key("q")
+        try terminal.key("q")
+        #expect(terminal.wait { $0.contains("EXIT=0") }, "\(terminal.screen)")
+    }
+
+    /// `demo --save` keeps the session where `hrvmon sessions` finds it, named by its start as
+    /// monitor's are, and says so.
+    @Test func saveKeepsTheSessionForSessions() throws {
+        let home = try Self.home()
+        let environment = ["XDG_DATA_HOME": home + "/data", "XDG_RUNTIME_DIR": home + "/run"]
+        let demo = try Hrvmon.run(["demo", "--speed", "1000", "--duration", "200", "--save"], environment: environment)
+        #expect(demo.status == 0, "\(demo.stderr)")
+        let said = try #require(demo.stdout.split(separator: "\n").last.map(String.init))
+        #expect(said.hasPrefix("saved as session ") && said.hasSuffix(" in \(home)/data/hrvmon/sessions; `hrvmon sessions` lists it"), "\(said)")
+        let id = try #require(said.split(separator: " ").dropFirst(3).first.map(String.init))
+        #expect(id.range(of: #"^\d{8}-\d{6}$"#, options: .regularExpression) != nil, "\(id)")
+        let sessions = try Hrvmon.run(["sessions"], environment: environment)
+        let row = try #require(sessions.stdout.split(separator: "\n").first { $0.hasPrefix(id + " ") }, "\(sessions.stdout)")
+        #expect(row.contains("3 min 20 s") && row.contains("hrvmon demo strap"), "200 s of simulated session: \(row)")
+        #expect(!FileManager.default.fileExists(atPath: home + "/data/hrvmon/baseline.json"), "the demo adds nothing to the personal baseline")
+        let both = try Hrvmon.run(["demo", "--save", "--log", home + "/x.jsonl"], environment: environment)
+        #expect(both.status == 2 && both.stderr.contains("--save keeps the session in the sessions directory"), "\(both.stderr)")
     }
 
     /// During the exercise the demo takes itself, session time runs at real time, so the pacer
@@ -171,7 +239,12 @@ import Testing
     @Test func lineOutputOffATerminal() throws {
         let result = try Hrvmon.run(["demo", "--speed", "1000"])
         #expect(result.status == 0, "\(result.stderr)")
-        let lines = result.stdout.split(separator: "\n").map { String($0.dropFirst(10)) }
+        let printed = result.stdout.split(separator: "\n").map(String.init)
+        #expect(printed.last == "not saved: run `hrvmon demo --save` to keep it")
+        // Each event at its time into the session, as the dashboard's clock shows it.
+        #expect(printed.first == "    0:00  sensor hrvmon demo strap (00:00:5E:00:53:01)")
+        #expect(printed.contains { $0.hasPrefix("    3:00  demo: 3 min 00 s of mental stress") })
+        let lines = printed.dropLast().map { String($0.dropFirst(10)) }
         #expect(lines.prefix(5) == [
             "sensor hrvmon demo strap (00:00:5E:00:53:01)", "worn on the chest", "battery 87 %", "connected: simulated",
             "demo: 3 min 00 s of seated rest (simulated heart rate 62 bpm, RMSSD 45 ms)",

@@ -178,4 +178,25 @@ import Testing
         let runner = try String(contentsOfFile: Self.repository + "/scripts/run-tests.sh", encoding: .utf8)
         #expect(runner.contains("swift test --skip-build --ignore-lock --disable-xctest"), "no empty XCTest run after the real one")
     }
+
+    /// README's first command, off a terminal as in CI: a short, readable account (no series
+    /// CSV, no line per event), the long outputs in files it names, and the next commands to try;
+    /// a failing step fails it.
+    @Test func theQuickStartDemoIsShortAndSaysWhatNext() throws {
+        let result = try Self.run("/bin/bash", ["scripts/demo.sh"], environment: ["HRVMON": Hrvmon.executable.path])
+        #expect(result.status == 0, "\(result.text)")
+        let lines = result.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count < 50, "\(lines.count) lines")
+        #expect(!result.text.contains("t_s,rr_ms"), "the series CSV goes to a file")
+        #expect(lines.contains { $0.hasPrefix("   10:00  648 beats, 0 malformed notifications in 10 min 00 s") }, "the demo's summary")
+        let done = try #require(lines.firstIndex { $0.hasPrefix("Done: ") }, "\(result.text)")
+        let end = lines[done...].joined(separator: "\n")
+        for file in ["demo.txt", "mitbih.txt", "scenario.txt", "scenario-series.csv"] {
+            #expect(end.contains("  \(file) "), "\(file) named")
+            #expect(FileManager.default.fileExists(atPath: Self.repository + "/.build/demo/" + file), "\(file) written")
+        }
+        #expect(end.contains("Next, try:") && end.contains(" demo ") && end.contains(" doctor ") && end.contains(" breathe "), "\(end)")
+        let failed = try Self.run("/bin/bash", ["scripts/demo.sh"], environment: ["HRVMON": "/bin/false"])
+        #expect(failed.status != 0 && !failed.text.contains("Done: "), "\(failed.text)")
+    }
 }

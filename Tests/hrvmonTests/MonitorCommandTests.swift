@@ -371,11 +371,12 @@ import Testing
         monitor.signal(SIGINT)
         #expect(monitor.waitForExit() == 0)
         let lines = monitor.allLines
-        #expect(lines.allSatisfy { $0.range(of: #"^\d\d:\d\d:\d\d  "#, options: .regularExpression) != nil }, "\(lines)")
+        #expect(lines.dropLast().allSatisfy { $0.range(of: #"^\d\d:\d\d:\d\d  "#, options: .regularExpression) != nil }, "\(lines)")
         #expect(lines.contains { $0.hasSuffix("  connected: Polar H10 A1B2C3D4 (\(Self.polar))") })
         #expect(lines.contains { $0.hasSuffix("  worn on the chest") } && lines.contains { $0.hasSuffix("  battery 87 %") }, "\(lines)")
         #expect(lines.contains { $0.contains("  HR 76 bpm  RMSSD 9.8 ms  SDNN 6.9 ms  calibrating") }, "\(lines)")
-        #expect(lines.last?.contains("  5 beats, 0 malformed notifications in ") == true)
+        #expect(lines.dropLast().last?.contains("  5 beats, 0 malformed notifications in ") == true)
+        #expect(lines.last == "saved as \(log)", "the end says where the session went")
         let attributes = try FileManager.default.attributesOfItem(atPath: log)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         let logged = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").compactMap { LiveProcess.parse(String($0)) }
