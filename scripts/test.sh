@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# The whole test suite, as README's quick start and CI run it.
+# The whole test suite, as README's quick start and CI run it. Each step says how long it took, so
+# where the time goes is in every run's output (run-tests.sh adds the slowest tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+SECONDS=0
+step() {
+    local started=$SECONDS
+    "$@"
+    echo "== ${*:1:2} took $((SECONDS - started)) s (total $SECONDS s)"
+}
+step scripts/install-deps.sh
 # The Python readers the export tests open hrvmon's EDF+, BIDS and Kubios files with.
-scripts/install-python-readers.sh
-swift build --build-tests
-scripts/run-tests.sh "$@"
+step scripts/install-python-readers.sh
+step swift build --build-tests
+step scripts/run-tests.sh "$@"
