@@ -1,3 +1,4 @@
+import Analysis
 import ArgumentParser
 import Platform
 import Report
@@ -58,12 +59,10 @@ struct Report: ParsableCommand {
 
     private func sessionPage(_ reference: String, generated: Double) throws -> (page: String, path: String) {
         let path: String
-        let bytes: [UInt8]
         let file: SessionFile
         do {
             path = try SessionStore.find(reference)
-            bytes = try InputFile.read(path)
-            file = try SessionFileReader.read(bytes, source: path)
+            file = try SessionFileReader.read(path: path)
         } catch {
             throw badInput(error)
         }
@@ -82,8 +81,7 @@ struct Report: ParsableCommand {
         for path in SessionStore.all(since: CalendarDay(ordinal: today.ordinal - (count - 1))) {
             do {
                 // The days page charts no corrected beats or metrics: those lines are skipped.
-                let bytes = try InputFile.read(path)
-                sessions.append(SessionReport(file: try SessionFileReader.read(bytes, source: path, detail: .beats)))
+                sessions.append(SessionReport(file: try SessionFileReader.read(path: path, detail: .beats)))
             } catch {
                 FileStream.printError("hrvmon: \(error); left out of the report")
                 unreadable.append((SessionStore.id(of: path), "\(error)"))

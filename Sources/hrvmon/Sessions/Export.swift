@@ -1,3 +1,4 @@
+import Analysis
 import ArgumentParser
 import Exports
 import HRV
@@ -106,9 +107,8 @@ struct Export: ParsableCommand {
     }
 
     private func export(_ path: String) throws -> Exported {
-        let bytes = try InputFile.read(path)
-        if format == .jsonl { return .file(bytes) }
-        let file = try SessionFileReader.read(bytes, source: path)
+        if format == .jsonl { return .file(try InputFile.read(path)) }
+        let file = try SessionFileReader.read(path: path)
         file.reportTornLine(of: path, "exporting")
         var text = ""
         switch (format, corrected) {
