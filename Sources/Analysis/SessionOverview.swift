@@ -22,9 +22,7 @@ public struct SessionOverview {
     public var tornLine: Int?
 
     public static func load(_ path: String) throws(RecordingError) -> SessionOverview {
-        let bytes: [UInt8]
-        do { bytes = try InputFile.read(path) } catch { throw RecordingError(source: path, line: nil, problem: error.reason) }
-        var file = try SessionFileReader.read(bytes, source: path, detail: .overview)
+        var file = try read(path, detail: .overview)
         var overview = SessionOverview(
             path: path, id: SessionStore.id(of: path), start: file.header.start,
             device: file.header.deviceName ?? file.header.deviceAddress ?? "unknown sensor", seconds: 0, beats: 0,
@@ -38,7 +36,7 @@ public struct SessionOverview {
             overview.exercises = summary.exercises
             return overview
         }
-        file = try SessionFileReader.read(bytes, source: path)
+        file = try read(path, detail: .full)
         guard let settings = try? SessionReplay.settings(of: file, source: path),
             let session = try? SessionReplay.replay(file, settings: settings, baseline: file.header.baseline)
         else { return overview }
@@ -49,6 +47,18 @@ public struct SessionOverview {
         overview.stressSeconds = session.judge.episodes.stressSeconds
         overview.exercises = session.judge.effects.count
         return overview
+    }
+
+    private static func read(_ path: String, detail: SessionFileReader.Detail) throws(RecordingError) -> SessionFile {
+        do {
+            return try SessionFileReader.read(path: path, detail: detail)
+        } catch let error as RecordingError {
+            throw error
+        } catch let error as FileOpenError {
+            throw RecordingError(source: path, line: nil, problem: error.reason)
+        } catch {
+            throw RecordingError(source: path, line: nil, problem: "\(error)")
+        }
     }
 
     /// Every session in the sessions directory, oldest first; an unreadable file is handed to

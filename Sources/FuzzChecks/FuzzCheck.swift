@@ -61,8 +61,10 @@ public enum FuzzCheck: String, CaseIterable, Sendable {
     }
 
     /// A session file, read as an overview (as listings do) and in full: the beats are exactly
-    /// the RR intervals of the notifications it replays.
+    /// the RR intervals of the notifications it replays; read in place and in pieces, it reads as
+    /// parsed whole.
     private static func sessionFile(_ bytes: [UInt8]) -> Outcome {
+        if let difference = sessionReadingDifference(bytes) { return .violated(difference) }
         _ = try? SessionFileReader.read(bytes, source: "fuzz", detail: .overview)
         guard let file = try? SessionFileReader.read(bytes, source: "fuzz") else { return .refused }
         let replayed = file.steps.reduce(0) { count, step in

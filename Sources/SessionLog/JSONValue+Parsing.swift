@@ -252,7 +252,8 @@ private struct JSONParser {
     }
 }
 
-private extension UInt8 {
+/// The bytes of JSON's grammar, for this module's readers of it.
+extension UInt8 {
     static let space = UInt8(ascii: " ")
     static let tab = UInt8(ascii: "\t")
     static let lineFeed = UInt8(ascii: "\n")

@@ -1,3 +1,4 @@
+import Analysis
 import ArgumentParser
 import Platform
 import Presentation
@@ -59,13 +60,12 @@ struct Report: ParsableCommand {
 
     private func sessionPage(_ reference: String, generated: Double) throws -> (page: String, path: String) {
         let path: String
-        let bytes: [UInt8]
         let file: SessionFile
         do {
             path = try SessionStore.find(reference)
-            bytes = try InputFile.read(path)
-            if !Analyze.isSessionFile(bytes) { throw Self.notASession(bytes, path: path) }
-            file = try SessionFileReader.read(bytes, source: path)
+            // Its start tells a session file from an RR recording, as `analyze` tells them apart.
+            if !Analyze.isSessionFile(try InputFile(opening: path).peek(64)) { throw Self.notASession(try InputFile.read(path), path: path) }
+            file = try SessionFileReader.read(path: path)
         } catch {
             throw badInput(error)
         }
@@ -101,8 +101,7 @@ struct Report: ParsableCommand {
         for path in SessionStore.all(since: CalendarDay(ordinal: today.ordinal - (count - 1))) {
             do {
                 // The days page charts no corrected beats or metrics: those lines are skipped.
-                let bytes = try InputFile.read(path)
-                sessions.append(SessionReport(file: try SessionFileReader.read(bytes, source: path, detail: .beats)))
+                sessions.append(SessionReport(file: try SessionFileReader.read(path: path, detail: .beats)))
             } catch {
                 FileStream.printError("hrvmon: \(error); left out of the report")
                 unreadable.append((SessionStore.id(of: path), "\(error)"))

@@ -1,3 +1,4 @@
+import Analysis
 import ArgumentParser
 import Exports
 import HRV
@@ -110,9 +111,8 @@ struct Export: ParsableCommand {
 
     private func export(_ path: String) throws -> Exported {
         let id = SessionStore.id(of: path)
-        let bytes = try InputFile.read(path)
-        if format == .jsonl { return Exported(content: .file(bytes), id: id, what: "the session file as recorded") }
-        let file = try SessionFileReader.read(bytes, source: path)
+        if format == .jsonl { return Exported(content: .file(try InputFile.read(path)), id: id, what: "the session file as recorded") }
+        let file = try SessionFileReader.read(path: path)
         file.reportTornLine(of: path, "exporting")
         var text = ""
         let what: String

@@ -1,0 +1,20 @@
+import Platform
+import Recordings
+import SessionLog
+
+extension SessionFileReader {
+    /// Bytes read at a time: a session file is never in memory whole.
+    static let pieceSize = 1 << 20
+
+    /// A session file read from disk piece by piece. Throws `FileOpenError` when the file cannot
+    /// be read, `RecordingError` when it is not a session file or is damaged.
+    public static func read(path: String, detail: Detail = .full) throws -> SessionFile {
+        let input = try InputFile(opening: path)
+        var lines = Lines(source: path, detail: detail)
+        var piece = [UInt8](repeating: 0, count: pieceSize)
+        while case let count = try input.read(into: &piece), count > 0 {
+            try piece.withUnsafeBufferPointer { piece throws(RecordingError) in try lines.feed(UnsafeBufferPointer(rebasing: piece[..<count])) }
+        }
+        return try lines.finish()
+    }
+}

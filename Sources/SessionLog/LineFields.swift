@@ -1,0 +1,108 @@
+/// A member's value as the session reader sees it.
+enum LineValue<Object> {
+    case number(Double)
+    case bool(Bool)
+    case null
+    case string(String)
+    case object(Object)
+    case array
+}
+
+/// Typed access to one line's fields, with errors naming the key: the same for a line scanned in
+/// place (`ScannedObject`) and one parsed into values (`JSONFields`). A field is read as the
+/// reader read it through JSONSerialization's values before: true and false are the numbers 1
+/// and 0, and the numbers 1 and 0 are true and false.
+protocol LineFields {
+    associatedtype Object: LineFields
+    /// nil when the line has no such key.
+    func value(_ key: StaticString) -> LineValue<Object>?
+}
+
+extension LineFields {
+    func string(_ key: StaticString) throws(SessionFileReader.LineError) -> String {
+        guard case .string(let value)? = value(key) else { throw missing(key, "text") }
+        return value
+    }
+
+    func optionalString(_ key: StaticString) throws(SessionFileReader.LineError) -> String? {
+        if isAbsent(key) { return nil }
+        return try string(key)
+    }
+
+    func double(_ key: StaticString) throws(SessionFileReader.LineError) -> Double {
+        guard let value = try optionalDouble(key) else { throw missing(key, "a number") }
+        return value
+    }
+
+    func optionalDouble(_ key: StaticString) throws(SessionFileReader.LineError) -> Double? {
+        switch value(key) {
+        case nil, .null?: return nil
+        case .number(let number)?: return number
+        case .bool(let value)?: return value ? 1 : 0
+        default: throw missing(key, "a number")
+        }
+    }
+
+    func int(_ key: StaticString) throws(SessionFileReader.LineError) -> Int {
+        guard let value = try optionalInt(key) else { throw missing(key, "a whole number") }
+        return value
+    }
+
+    func optionalInt(_ key: StaticString) throws(SessionFileReader.LineError) -> Int? {
+        guard let number = try optionalDouble(key) else { return nil }
+        guard number == number.rounded(), abs(number) < 1e15 else { throw missing(key, "a whole number") }
+        return Int(number)
+    }
+
+    func bool(_ key: StaticString) throws(SessionFileReader.LineError) -> Bool {
+        switch value(key) {
+        case .bool(let value)?: return value
+        case .number(let number)? where number == 1: return true
+        case .number(let number)? where number == 0: return false
+        default: throw missing(key, "true or false")
+        }
+    }
+
+    func object(_ key: StaticString) throws(SessionFileReader.LineError) -> Object? {
+        switch value(key) {
+        case nil, .null?: return nil
+        case .object(let nested)?: return nested
+        default: throw missing(key, "an object")
+        }
+    }
+
+    private func isAbsent(_ key: StaticString) -> Bool {
+        switch value(key) {
+        case nil, .null?: true
+        default: false
+        }
+    }
+
+    private func missing(_ key: StaticString, _ kind: String) -> SessionFileReader.LineError {
+        SessionFileReader.LineError(reason: "\"\(key)\" must be \(kind)")
+    }
+}
+
+/// A line parsed into values (`JSONValue.parse`): any line JSONSerialization read, the header's
+/// settings lists among them.
+struct JSONFields: LineFields {
+    let object: [String: JSONValue]
+
+    init(_ object: [String: JSONValue]) { self.object = object }
+
+    var keys: Dictionary<String, JSONValue>.Keys { object.keys }
+
+    func raw(_ key: String) -> JSONValue? { object[key] }
+
+    func value(_ key: StaticString) -> LineValue<JSONFields>? {
+        switch object[key.description] {
+        case nil: nil
+        case .number(let number)?: .number(number.value)
+        case .bool(let value)?: .bool(value)
+        case .null?: .null
+        case .string(let text)?: .string(text)
+        case .object(let members)?: .object(JSONFields(members))
+        case .array?: .array
+        }
+    }
+}

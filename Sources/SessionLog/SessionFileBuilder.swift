@@ -1,0 +1,189 @@
+import HRV
+import HeartRateProtocol
+
+/// Accumulates a session file line by line (`SessionFileReader`): each line's fields, however
+/// they were read, become the file's beats, steps and events.
+/// Accumulates the file line by line.
+struct SessionFileBuilder {
+    typealias LineError = SessionFileReader.LineError
+
+    var file: SessionFile?
+    /// The packet whose beats are being collected (a packet's rr lines are consecutive,
+    /// with the pipeline's nn and metrics lines between them).
+    var packet: (number: Int, measurement: HeartRateMeasurement, time: Double)?
+
+    /// The first line, which must be a session header.
+    mutating func addHeader(_ fields: JSONFields) throws(LineError) {
+        guard (try? fields.string("type")) == "session", (try? fields.string("format")) == SessionFileReader.formatName else {
+            throw LineError(reason: "not an hrvmon session file (its first line is not a session header)",
+                            hint: "pass a session file: `hrvmon sessions` lists them")
+        }
+        file = SessionFile(header: try header(fields))
+    }
+
+    /// A line after the header.
+    mutating func add<Fields: LineFields>(_ fields: Fields) throws(LineError) {
+        let type = try fields.string("type")
+        switch type {
+        case "rr": try addBeat(fields)
+        case "nn":
+            file!.placed.append(SessionFile.PlacedBeat(
+                seconds: try fields.double("s"), milliseconds: try fields.double("nn_ms"), kind: try fields.string("class"),
+                followsGap: try fields.optionalDouble("after_gap") == 1))
+        case "metrics":
+            file!.metrics.append(SessionFile.Metrics(
+                time: try fields.double("t"), sessionSeconds: try fields.double("session_s"),
+                heartRate: try fields.optionalDouble("hr_bpm"), rmssd: try fields.optionalDouble("rmssd_ms"),
+                lnRMSSD: try fields.optionalDouble("ln_rmssd"), sdnn: try fields.optionalDouble("sdnn_ms"),
+                state: try fields.string("state"), level: try fields.optionalDouble("level"),
+                calibrating: try fields.bool("calibrating")))
+        case "error":
+            flushPacket()
+            file!.steps.append(.malformed(try hexBytes(try fields.string("bytes")), time: try fields.double("t")))
+        case "gap":
+            flushPacket()
+            file!.steps.append(.gap(time: try fields.double("t")))
+        case "exercise":
+            flushPacket()
+            guard let kind = ExerciseMark.Kind(rawValue: try fields.string("event")) else {
+                throw LineError(reason: "exercise event must be started or stopped")
+            }
+            let mark = ExerciseMark(
+                kind: kind, pattern: try fields.string("pattern"), time: try fields.double("t"),
+                sessionSeconds: try fields.double("session_s"))
+            file!.steps.append(.exercise(mark))
+            file!.exercises.append(mark)
+        case "stress", "activity":
+            let reason = try fields.object("reason").map { why throws(LineError) in
+                StressReason(
+                    rmssdChange: try why.double("rmssd_change_pct") / 100, rmssd: try why.double("rmssd_ms"),
+                    referenceRMSSD: try why.double("reference_rmssd_ms"), heartRateAboveRest: try why.double("hr_above_rest_bpm"),
+                    breathingRate: try why.optionalDouble("breathing_per_min"))
+            }
+            file!.episodes.append(StressEpisode(
+                kind: type == "stress" ? .stress : .activity, start: try fields.double("start_s"),
+                end: try fields.double("end_s"), peakLevel: try fields.optionalDouble("peak_level"), reason: reason))
+        case "suggestion":
+            file!.suggestions.append(SessionFile.Suggestion(
+                time: try fields.double("t"), sessionSeconds: try fields.double("session_s"),
+                reason: try fields.string("reason"), pattern: try fields.string("pattern")))
+        case "note":
+            file!.notes.append(SessionFile.Note(time: try fields.double("t"), text: try fields.string("text")))
+        case "link":
+            file!.links.append(SessionFile.LinkChange(
+                time: try fields.double("t"), state: try fields.string("state"), detail: try fields.string("detail")))
+        case "sensor":
+            if let address = try? fields.string("address") {
+                file!.header.deviceAddress = file!.header.deviceAddress ?? address
+                file!.header.deviceName = file!.header.deviceName ?? (try? fields.string("name"))
+            }
+        case "summary":
+            file!.summary = SessionFile.Summary(
+                time: try fields.double("t"), seconds: try fields.double("duration_s"), beats: try fields.int("beats"),
+                heartRate: try fields.optionalDouble("hr_bpm"), rmssd: try fields.optionalDouble("rmssd_ms"),
+                sdnn: try fields.optionalDouble("sdnn_ms"), stressSeconds: try fields.double("stress_s"),
+                exercises: try fields.int("exercises"), baseline: try baseline(fields.object("baseline")))
+        case "effect":
+            // Derived numbers, recomputed by a replay: a damaged one is left out, not fatal.
+            if let effect = try? effect(fields) { file!.effects.append(effect) }
+        case "resonance_step":
+            file!.resonanceSteps.append(ResonanceStepMark(
+                index: try fields.int("step"), rate: try fields.optionalDouble("bpm"), stepSeconds: try fields.double("step_s"),
+                settleSeconds: try fields.double("settle_s"), inhaleShare: try fields.double("inhale_share"),
+                time: try fields.double("t"), sessionSeconds: try fields.double("session_s")))
+        case "notice", "session":
+            break
+        default:
+            file!.unknownLines += 1
+        }
+    }
+
+    private mutating func addBeat<Fields: LineFields>(_ fields: Fields) throws(LineError) {
+        let ticks = try fields.int("rr_1024")
+        let heartRate = try fields.int("hr_bpm")
+        guard (1...Int(UInt16.max)).contains(ticks) else { throw LineError(reason: "rr_1024 \(ticks) is not a strap interval (1–65535)") }
+        guard (0...Int(UInt16.max)).contains(heartRate) else { throw LineError(reason: "hr_bpm \(heartRate) is out of range") }
+        let contactName = try fields.string("contact")
+        guard let contact = HeartRateMeasurement.SensorContact(name: contactName) else {
+            throw LineError(reason: "contact must be detected, not_detected or unsupported, not '\(contactName)'")
+        }
+        let energy = try fields.optionalInt("energy_kj").map { value throws(LineError) -> UInt16 in
+            guard let energy = UInt16(exactly: value) else { throw LineError(reason: "energy_kj \(value) is out of range") }
+            return energy
+        }
+        let number = try fields.int("pkt")
+        let time = try fields.double("t")
+        let received = try fields.double("recv")
+        if packet?.number != number {
+            flushPacket()
+            packet = (number, HeartRateMeasurement(heartRate: UInt16(heartRate), sensorContact: contact, energyExpended: energy), received)
+        }
+        packet!.measurement.rrIntervals.append(UInt16(ticks))
+        file!.beats.append(SessionFile.RawBeat(
+            time: time, sequence: try fields.int("seq"), ticks: UInt16(ticks), heartRate: UInt16(heartRate), contact: contactName))
+    }
+
+    mutating func flushPacket() {
+        guard let packet else { return }
+        file!.steps.append(.packet(packet.measurement, time: packet.time))
+        self.packet = nil
+    }
+
+    private func header(_ fields: JSONFields) throws(LineError) -> SessionFile.Header {
+        let version = try fields.int("version")
+        guard version <= SessionFileReader.newestVersion else {
+            throw LineError(reason: "session format version \(version) is newer than this hrvmon reads (\(SessionFileReader.newestVersion))",
+                            hint: "update hrvmon")
+        }
+        let device = try fields.object("device")
+        var configuration = ""
+        if let config = try fields.object("config") {
+            for key in config.keys.sorted() {
+                if case .array(let values)? = config.raw(key) {
+                    for value in values { configuration += "\(key) = \(value.description)\n" }
+                } else {
+                    guard case .string(let value)? = config.raw(key) else { throw LineError(reason: "\"\(key)\" must be text") }
+                    configuration += "\(key) = \(value)\n"
+                }
+            }
+        }
+        return SessionFile.Header(
+            id: try fields.string("id"), start: try fields.double("t"), startLocal: try fields.string("start_local"),
+            source: try fields.string("source"), program: try fields.string("program"),
+            deviceName: try device?.optionalString("name"), deviceAddress: try device?.optionalString("address"),
+            baseline: try baseline(fields.object("baseline")), configuration: configuration)
+    }
+
+    private func effect<Fields: LineFields>(_ fields: Fields) throws(LineError) -> SessionFile.Effect {
+        func span(_ key: StaticString) throws(LineError) -> SessionFile.Effect.Span {
+            let values = try fields.object(key)
+            return SessionFile.Effect.Span(rmssd: try values?.optionalDouble("rmssd_ms"), heartRate: try values?.optionalDouble("hr_bpm"))
+        }
+        return SessionFile.Effect(
+            start: try fields.double("start_s"), before: try span("before"), during: try span("during"), after: try span("after"),
+            coherence: try fields.object("coherence")?.optionalDouble("mean"))
+    }
+
+    private func baseline<Fields: LineFields>(_ fields: Fields?) throws(LineError) -> Baseline? {
+        guard let fields else { return nil }
+        guard let source = Baseline.Source(rawValue: try fields.string("source")) else {
+            throw LineError(reason: "baseline source must be session or personal")
+        }
+        return Baseline(
+            source: source, restingHR: try fields.double("resting_hr_bpm"), lnRMSSDMean: try fields.double("ln_rmssd_mean"),
+            lnRMSSDSD: try fields.double("ln_rmssd_sd"), samples: try fields.int("samples"))
+    }
+
+    private func hexBytes(_ text: String) throws(LineError) -> [UInt8] {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { throw LineError(reason: "bytes must be pairs of hex digits") }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else {
+                throw LineError(reason: "bytes must be pairs of hex digits")
+            }
+            bytes.append(byte)
+        }
+        return bytes
+    }
+}
