@@ -124,8 +124,9 @@ import Testing
         for (index, value) in values.enumerated() { #expect(rr?.push(value, at: start + Double(index) * 0.5) == nil) }
         for (index, text) in ["stress_on", "note: café ☕"].enumerated() { #expect(markers?.push(text, at: start + Double(index)) == nil) }
         // Released, the outlets vanish and the inlet ends; liblsl drops what it has not sent by
-        // then, so they are released only once the inlet has had time to take every sample.
-        Thread.sleep(forTimeInterval: 0.5)
+        // then, so they are released only once the inlet has taken every sample (on a busy
+        // machine that can take longer than any fixed pause).
+        try inlet.waitForSamples(beats: values.count, markers: 2)
         (rr, markers) = (nil, nil)
         try inlet.waitForEnd()
 

@@ -66,7 +66,17 @@ public final class LSLInlet: @unchecked Sendable {
         ended = true
     }
 
+    /// Reads until the inlet has received `beats` RR samples and `markers` markers.
+    public func waitForSamples(beats: Int, markers: Int, timeout: Double = 30) throws {
+        try read(timeout: timeout) { _ in self.beats.count >= beats && self.markers.count >= markers }
+    }
+
     private func read(until event: String, timeout: Double) throws {
+        try read(timeout: timeout) { $0 == event }
+    }
+
+    /// Reads line after line until `done` holds after one (it is given the line's event).
+    private func read(timeout: Double, until done: (String) -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let line = try TestChild.nextLine(reader, of: process, before: deadline, "the pylsl inlet", log: logText)
@@ -86,7 +96,7 @@ public final class LSLInlet: @unchecked Sendable {
             default:
                 break
             }
-            if kind == event { return }
+            if done(kind) { return }
         }
     }
 

@@ -111,6 +111,16 @@ public final class LiveProcess: @unchecked Sendable {
         objects.filter { $0["type"] as? String == "rr" }.compactMap { $0["rr_1024"] as? Int }
     }
 
+    /// Waits until a line (of any format) satisfies `condition`.
+    public func waitForLine(timeout: Double = 10, where condition: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !allLines.contains(where: condition) {
+            guard Date() < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return true
+    }
+
     /// Waits until `count` beats have been printed.
     public func waitForBeats(_ count: Int, timeout: Double = 10) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)

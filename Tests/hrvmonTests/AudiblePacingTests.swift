@@ -20,6 +20,18 @@ import Testing
         }
     }
 
+    /// How late each of `starts` is on `schedule` (both in seconds): a player or client starts
+    /// late on a busy machine, never early, so lateness is measured from the least late start.
+    static func lateness(_ starts: [Double], on schedule: [Double]) -> [Double] {
+        let offsets = zip(starts, schedule).map { $0 - $1 }
+        let least = offsets.min() ?? 0
+        return offsets.map { $0 - least }
+    }
+
+    /// How late a start may be: within 30 ms on an idle machine; up to 0.2 s seen with both cores
+    /// loaded by four other processes. A phase is 1 s at least, so a cue that late is still its own.
+    static let allowedLateness = 0.3
+
     static func directory() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-sound-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: path + "/run", withIntermediateDirectories: true)
@@ -40,30 +52,26 @@ import Testing
         let sounds = RecordedSound.find(in: Array(server.samples()[before...]), sampleRate: PulseAudioServer.sampleRate)
         let description = sounds.map { "\(($0.start * 100).rounded() / 100) s +\(($0.seconds * 100).rounded() / 100) s \(Int($0.startPitch))→\(Int($0.endPitch)) Hz peak \($0.peak)" }
         try #require(sounds.count == 6, "inhale, hold, exhale, twice: \(description)")
-        // What each sound is: the tones glide a fifth (220 ↔ 330 Hz), the holds tick softly. Lengths
-        // within 40 ms idle; a sound that starts late under load is cut at the next phase (130 ms
-        // seen with the suite running beside it), hence 200 ms.
+        // In step: each sound starts when its phase does (2 s, 1 s, 3 s apart), or a little late.
+        let lateness = Self.lateness(sounds.map(\.start), on: [0, 2, 3, 6, 8, 9])
+        #expect(lateness.allSatisfy { $0 < Self.allowedLateness }, "\(description)")
+        // What each sound is: the tones glide a fifth (220 ↔ 330 Hz), the holds tick softly. Each
+        // lasts its phase (within 40 ms idle), less its lateness: the next phase cuts it, and a
+        // glide cut short ends short of its top or bottom note.
         for (index, sound) in sounds.enumerated() {
+            func lastsItsPhase(_ seconds: Double) -> Bool {
+                sound.seconds < seconds + 0.2 && sound.seconds > seconds - lateness[index] - 0.15
+            }
             switch index % 3 {
             case 0:
-                #expect(sound.startPitch < 245 && sound.endPitch > 305, "inhale rises: \(description[index])")
-                #expect(abs(sound.seconds - 2) < 0.2, "inhale lasts its 2 s: \(description[index])")
+                #expect(sound.startPitch < 245 && sound.endPitch > sound.startPitch + 50, "inhale rises: \(description[index])")
+                #expect(lastsItsPhase(2), "inhale lasts its 2 s: \(description[index])")
             case 1:
                 #expect(sound.peak < 5_000 && sound.seconds < 0.2, "a soft short tick: \(description[index])")
             default:
-                #expect(sound.startPitch > 305 && sound.endPitch < 245, "exhale falls: \(description[index])")
-                #expect(abs(sound.seconds - 3) < 0.2, "exhale lasts its 3 s: \(description[index])")
+                #expect(sound.startPitch > 305 && sound.endPitch < sound.startPitch - 50, "exhale falls: \(description[index])")
+                #expect(lastsItsPhase(3), "exhale lasts its 3 s: \(description[index])")
             }
-        }
-        // In step: each sound starts when its phase does (2 s, 1 s, 3 s apart), measured from the
-        // sounds' median offset, not the first's: a player's first start is the slowest (0.1 s
-        // late under AddressSanitizer). Within 30 ms on an idle machine; 150 ms allowed, because
-        // the rest of the suite runs beside this test on two cores and a player's start-up then
-        // varies (80 ms seen).
-        let expected = [0.0, 2, 3, 6, 8, 9]
-        let offset = zip(sounds, expected).map { $0.start - $1 }.sorted()[expected.count / 2]
-        for (sound, phase) in zip(sounds, expected) {
-            #expect(abs(sound.start - offset - phase) < 0.15, "\(description)")
         }
     }
 
@@ -89,10 +97,9 @@ import Testing
         let files = plays.map { $0.arguments.last ?? "" }
         #expect(plays.allSatisfy { $0.arguments.first == "--client-name=hrvmon" })
         #expect(files.enumerated().allSatisfy { $0.element.hasSuffix($0.offset % 2 == 0 ? "/pacer-inhale-4000ms.wav" : "/pacer-exhale-6000ms.wav") }, "\(files)")
-        for (earlier, later) in zip(plays.enumerated(), plays.dropFirst()) {
-            let expected = earlier.offset % 2 == 0 ? 4.0 : 6.0
-            #expect(abs(later.time - earlier.element.time - expected) < 0.15, "cue \(earlier.offset): \(later.time - earlier.element.time) s")
-        }
+        let schedule = plays.indices.map { Double($0 / 2 * 10 + $0 % 2 * 4) }  // 0, 4, 10, 14, 20…
+        let lateness = Self.lateness(plays.map(\.time), on: schedule)
+        #expect(lateness.allSatisfy { $0 < Self.allowedLateness }, "cues \(plays.map(\.time)) late by \(lateness) s on \(schedule)")
         let reader = Process()
         reader.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         reader.arguments = ["-c", "import sys, wave\nfor p in sys.argv[1:]:\n w = wave.open(p)\n print(w.getnchannels(), w.getsampwidth(), w.getframerate(), w.getnframes())", files[0], files[1]]
@@ -110,7 +117,9 @@ import Testing
         let log = directory + "/spd-say.log"
         try Self.fakeClient(named: "spd-say", in: directory + "/bin", log: log)
         let result = try Hrvmon.run(
-            ["breathe", "--sound", "speech", "--pattern", "2-1-3", "--minutes", "0.2", "--speed", "10"],
+            // Half a second a phase: a cue's client is asked to end when the next phase starts, and
+            // on a busy machine this stand-in takes a while to start and log.
+            ["breathe", "--sound", "speech", "--pattern", "2-2-2", "--minutes", "0.2", "--speed", "4"],
             environment: ["PATH": directory + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin")])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
         #expect(Self.logLines(log).map { $0.arguments.joined(separator: " ") }

@@ -29,6 +29,10 @@ import Testing
     static let watchdogSeconds = 4
     static let watchdogLink = LiveProcess.fastLink(watchdog: watchdogSeconds)
 
+    /// How long to wait for what the watchdog says after `periods` of silence: three times that,
+    /// as its timers fire late on a busy machine.
+    static func afterWatchdog(periods: Int) -> Double { Double(3 * periods * watchdogSeconds) }
+
     /// Sends packets and waits until the monitor printed `total` beats.
     static func send(_ packets: [[UInt8]], to fake: FakeBluetooth, expecting total: Int, in monitor: LiveProcess) throws {
         for packet in packets { #expect(try fake.notify(packet) == 1) }
@@ -238,7 +242,7 @@ import Testing
         #expect(try Self.waitForSubscriber(fake))
         try Self.send([Packet.measurement(rr: [810])], to: fake, expecting: 1, in: monitor)
         // Timers fire late on a busy machine: the silence said is the watchdog's period or more.
-        let stall = try #require(monitor.link("stalled", timeout: Double(3 * Self.watchdogSeconds))?["detail"] as? String)
+        let stall = try #require(monitor.link("stalled", timeout: Self.afterWatchdog(periods: 1))?["detail"] as? String)
         let silence = try #require(stall.wholeMatch(of: /no notification for (\d+) s/)?.1, "\(stall)")
         #expect(Int(silence)! >= Self.watchdogSeconds, "\(stall)")
         #expect(monitor.next { ($0["message"] as? String)?.hasPrefix("re-subscribing") == true } != nil)
@@ -259,7 +263,10 @@ import Testing
         defer { fake.stop() }
         let monitor = try Self.streaming(fake, settings: Self.watchdogLink)
         try fake.fail("Disconnect", with: "org.bluez.Error.Failed")
-        #expect(monitor.next { ($0["message"] as? String)?.hasPrefix("still no notifications after re-subscribing") == true } != nil)
+        // Two periods after the last beat: the stall, then the re-subscription's silence.
+        #expect(monitor.next(timeout: Self.afterWatchdog(periods: 2)) {
+            ($0["message"] as? String)?.hasPrefix("still no notifications after re-subscribing") == true
+        } != nil, "\(monitor.allLines.suffix(6))")
         let retry = monitor.link("reconnecting")
         #expect((retry?["detail"] as? String)?.hasPrefix("disconnecting from Polar H10 A1B2C3D4 failed: org.bluez.Error.Failed") == true, "\(monitor.allLines.suffix(6))")
         #expect(retry?["retry_in_s"] as? Double != nil)
@@ -281,7 +288,7 @@ import Testing
         defer { fake.stop() }
         let monitor = try Self.streaming(fake, settings: Self.watchdogLink)
         try fake.fail("Disconnect", with: "org.bluez.Error.Failed")
-        #expect(monitor.link("reconnecting", timeout: 15) != nil, "\(monitor.allLines.suffix(6))")
+        #expect(monitor.link("reconnecting", timeout: Self.afterWatchdog(periods: 2)) != nil, "\(monitor.allLines.suffix(6))")
         try Self.send([Packet.measurement(rr: [820])], to: fake, expecting: 2, in: monitor)
         #expect(monitor.link("connected")?["detail"] as? String == "Polar H10 A1B2C3D4 (\(Self.polar)): notifications resumed")
         let sessions = try fake.sessions()
