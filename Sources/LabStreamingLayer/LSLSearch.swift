@@ -27,18 +27,21 @@ public struct LSLSearch: Sendable {
     /// - Parameters:
     ///   - environment: the process's environment variables.
     ///   - matching: the paths a wildcard pattern names (`FileSystem.matching`).
+    ///   - isFile: whether a path names a regular file (after symbolic links), as Python's
+    ///     `os.path.isfile`, with which pylsl takes `$PYLSL_LIB` literally: no wildcards.
     public init(
-        environment: (String) -> String? = Environment.value, matching: (String) -> [String] = FileSystem.matching
+        environment: (String) -> String? = Environment.value, matching: (String) -> [String] = FileSystem.matching,
+        isFile: (String) -> Bool = { FileSystem.status($0)?.kind == .regular }
     ) {
         if let path = environment(LSLLibrary.pathVariable) {
             candidates = [Candidate(name: path, label: "\(LSLLibrary.pathVariable)=\(path)")]
             return
         }
         if let path = environment("PYLSL_LIB") {
-            if matching(path).isEmpty {
-                emptyPlaces.append("PYLSL_LIB=\(path) (no such file)")
-            } else {
+            if isFile(path) {
                 candidates.append(Candidate(name: path, label: "PYLSL_LIB=\(path)"))
+            } else {
+                emptyPlaces.append("PYLSL_LIB=\(path) (no such file)")
             }
         }
         for directory in Self.sitePackages(environment) {

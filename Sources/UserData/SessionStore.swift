@@ -56,8 +56,12 @@ public enum SessionStore {
 
     /// A session by id (or a unique prefix of one), or by path when `acceptingPaths`: every
     /// command resolves SESSION so. A reference is a path when it has a `/` or the session
-    /// files' extension, or names an existing file (`day.txt` in the current directory).
+    /// files' extension, or names an existing file (`day.txt` in the current directory). An
+    /// empty one is refused: as a prefix it would match every session (an unset `$ID`).
     public static func find(_ reference: String, acceptingPaths: Bool = true) throws(DataDirectory.Failure) -> String {
+        if reference.trimming(.spacesAndNewlines).isEmpty {
+            throw DataDirectory.Failure(path: directory, reason: "SESSION is empty: give a session id; `hrvmon sessions` lists them")
+        }
         if reference.contains("/") || reference.hasSuffix(fileExtension) || (acceptingPaths && FileSystem.status(reference)?.kind == .regular) {
             guard acceptingPaths else {
                 throw DataDirectory.Failure(path: reference, reason: "not a session id; `hrvmon sessions` lists them (only sessions in \(directory) are deleted)")
@@ -69,9 +73,8 @@ public enum SessionStore {
         if let exact = matches.first(where: { id(of: $0) == reference }) { return exact }
         switch matches.count {
         case 1: return matches[0]
-        // Ids are dates and times: a name with a dot was meant as a file.
-        case 0 where acceptingPaths && reference.contains("."):
-            throw DataDirectory.Failure(path: reference, reason: "no such file (nor a session of that id in \(directory))")
+        case 0 where acceptingPaths:
+            throw DataDirectory.Failure(path: reference, reason: "no such file, nor a session of that id in \(directory); `hrvmon sessions` lists them")
         case 0: throw DataDirectory.Failure(path: directory, reason: "no session '\(reference)'; `hrvmon sessions` lists them")
         default: throw DataDirectory.Failure(path: directory, reason: "'\(reference)' matches \(matches.count) sessions: \(matches.map(id(of:)).joined(separator: ", "))")
         }

@@ -96,7 +96,7 @@ struct Analyze: ParsableCommand {
             throw badInput(error)
         }
         if Self.isSessionFile(start) {
-            do { return try replay(source.readToEnd()) } catch let error as FileOpenError { throw badInput(error) }
+            do { return try replay(source.readToEnd(), path: source.path) } catch let error as FileOpenError { throw badInput(error) }
         }
         let settings = try config.load()
         var pipeline = HRVPipeline(configuration: pipelineConfiguration(settings.pipeline))
@@ -108,8 +108,8 @@ struct Analyze: ParsableCommand {
         analysis.resonance = resonanceSteps.schedule(start: resonanceStart ?? 0, defaultRates: nil).map(ResonanceAssessment.init)
         var output = FileStream.standardOutput
         // The file streams through in pieces: memory stays the same whatever its size.
-        var reader = RRStreamReader(source: file, unit: input.unit, column: input.column)
-        var progress = ProgressLine("reading \(file)", total: source.size)
+        var reader = RRStreamReader(source: source.path, unit: input.unit, column: input.column)
+        var progress = ProgressLine("reading \(source.path)", total: source.size)
         let layout: (layout: RRRecording.Layout, unit: RRUnit)
         do {
             layout = try analysis.run(reading: source, with: &reader, through: &pipeline, output: &output) { progress.update($0) }
@@ -120,7 +120,7 @@ struct Analyze: ParsableCommand {
             throw badInput(error)
         }
         if !series {
-            let summary = AnalysisSummary(source: file, layout: layout.layout, unit: layout.unit, pipeline: pipeline, analysis: analysis)
+            let summary = AnalysisSummary(source: source.path, layout: layout.layout, unit: layout.unit, pipeline: pipeline, analysis: analysis)
             output.write(rendered(summary, resonance: analysis.resonance))
         }
         output.flush()
@@ -143,14 +143,14 @@ extension Analyze {
     }
 
     /// A session file through the live pipeline again, with the settings and baseline it ran
-    /// with (options given here override them).
-    func replay(_ bytes: [UInt8]) throws {
+    /// with (options given here override them); `path` is the file SESSION named, for messages.
+    func replay(_ bytes: [UInt8], path: String) throws {
         if series { throw badInput(ValidationError("--series reads RR files; a session file holds its series as metrics lines (`hrvmon export --format csv`)")) }
         if !exercises.isEmpty { throw badInput(ValidationError("--exercise is for RR files; a session file records its exercises")) }
         let session: SessionFile
-        do { session = try SessionFileReader.read(bytes, source: file) } catch { throw badInput(error) }
-        session.reportTornLine(of: file, "replaying")
-        var settings = config.path == nil ? try badInputOnFailure { try SessionReplay.settings(of: session, source: file) } : try config.load()
+        do { session = try SessionFileReader.read(bytes, source: path) } catch { throw badInput(error) }
+        session.reportTornLine(of: path, "replaying")
+        var settings = config.path == nil ? try badInputOnFailure { try SessionReplay.settings(of: session, source: path) } : try config.load()
         settings.pipeline = pipelineConfiguration(settings.pipeline)
         let baseline: Baseline? = switch self.baseline {
         case .auto: session.header.baseline
@@ -169,7 +169,7 @@ extension Analyze {
         }
         let device = session.header.deviceName ?? session.header.deviceAddress ?? "an unknown sensor"
         let summary = AnalysisSummary(
-            source: file,
+            source: path,
             input: "session \(session.header.id) from \(device), \(Formatting.count(replayed.recording.rawBeats, "RR interval")) in 1/1024 s",
             correction: replayed.configuration.correction, totals: replayed.recording, variability: measures.finish(),
             detections: replayed.detections, judge: replayed.judge)

@@ -24,7 +24,7 @@ struct Report: ParsableCommand {
             printed.
             """)
 
-    @OptionGroup var reference: SessionReference
+    @OptionGroup var reference: SessionReference<SessionIDsOrFiles>
 
     @Option(parsing: .unconditional, help: "Report the last N days (1 to 366) instead of one session.")
     var days: Int?
@@ -48,8 +48,8 @@ struct Report: ParsableCommand {
 
     func run() throws {
         let generated = WallClock.now()
-        let (page, defaultPath) = if let session = reference.named {
-            try sessionPage(session, generated: generated)
+        let (page, defaultPath) = if let path = try badInputOnFailure({ try reference.path() }) {
+            try sessionPage(at: path, generated: generated)
         } else {
             try daysPage(days!, generated: generated)
         }
@@ -58,11 +58,9 @@ struct Report: ParsableCommand {
         if path != "-" { print(path) }
     }
 
-    private func sessionPage(_ reference: String, generated: Double) throws -> (page: String, path: String) {
-        let path: String
+    private func sessionPage(at path: String, generated: Double) throws -> (page: String, path: String) {
         let file: SessionFile
         do {
-            path = try SessionStore.find(reference)
             // Its start tells a session file from an RR recording, as `analyze` tells them apart.
             if !Analyze.isSessionFile(try InputFile(opening: path).peek(64)) { throw Self.notASession(try InputFile.read(path), path: path) }
             file = try SessionFileReader.read(path: path)

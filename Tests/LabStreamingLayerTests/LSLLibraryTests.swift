@@ -52,7 +52,7 @@ import Testing
                 return path.hasPrefix(parts[0]) && path.hasSuffix(parts[1]) && !path.dropFirst(parts[0].count).dropLast(parts[1].count).contains("/")
             }.sorted()
         }
-        let search = LSLSearch(environment: { environment[$0] }, matching: matching)
+        let search = LSLSearch(environment: { environment[$0] }, matching: matching, isFile: present.contains)
         #expect(search.candidates.map(\.name) == [
             "/opt/lsl/liblsl.so", "/venv/lib/python3.11/site-packages/pylsl/lib/liblsl.so",
             "/home/u/.local/lib/python3.12/site-packages/pylsl/lib/lsl.so", "/home/u/.local/lib/python3.12/site-packages/pylsl/lib/liblsl.so",
@@ -61,7 +61,8 @@ import Testing
         #expect(search.candidates.first?.label == "PYLSL_LIB=/opt/lsl/liblsl.so")
         #expect(search.emptyPlaces.contains("/usr/local/lib/python3*/dist-packages/pylsl/lib/liblsl.so"), "\(search.emptyPlaces)")
 
-        let configured = LSLSearch(environment: { ($0 == "HRVMON_LIBLSL" ? ["HRVMON_LIBLSL": "/x/liblsl.so"] : environment)[$0] }, matching: matching)
+        let configured = LSLSearch(
+            environment: { ($0 == "HRVMON_LIBLSL" ? ["HRVMON_LIBLSL": "/x/liblsl.so"] : environment)[$0] }, matching: matching, isFile: present.contains)
         #expect(configured.candidates.map(\.label) == ["HRVMON_LIBLSL=/x/liblsl.so"] && configured.candidates.map(\.name) == ["/x/liblsl.so"])
     }
 
@@ -89,6 +90,23 @@ import Testing
         #expect(text.contains(home + "/.local/lib/python3*/site-packages/pylsl/lib/liblsl.so"), "\(text)")
         #expect(text.contains("/usr/lib/python3/dist-packages/pylsl/lib/liblsl.so") && text.contains("liblsl.so.2: "), "\(text)")
         #expect(text.contains("python3 -m pip install --user pylsl"), "\(text)")
+    }
+
+    /// pylsl takes $PYLSL_LIB as it is (`os.path.isfile`), never as a wildcard pattern: a file
+    /// whose name has `[` is taken; a `*` that would match a file, or a directory, names none.
+    @Test func pylslLibIsAPathNotAPattern() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-pylsl-lib-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for name in ["liblsl[1].so", "liblsl.so"] { #expect(FileManager.default.createFile(atPath: directory + "/" + name, contents: Data())) }
+        func search(_ path: String) -> LSLSearch { LSLSearch(environment: { $0 == "PYLSL_LIB" ? path : nil }) }
+        let bracketed = directory + "/liblsl[1].so"
+        #expect(search(bracketed).candidates.first.map { [$0.name, $0.label] } == [bracketed, "PYLSL_LIB=\(bracketed)"])
+        for nothing in [directory + "/*.so", directory] {
+            let found = search(nothing)
+            #expect(!found.candidates.contains { $0.label.hasPrefix("PYLSL_LIB") }, "\(found.candidates)")
+            #expect(found.emptyPlaces.contains("PYLSL_LIB=\(nothing) (no such file)"), "\(found.emptyPlaces)")
+        }
     }
 
     /// A library that is not liblsl (or one older than 1.14) lacks its functions: refused, with

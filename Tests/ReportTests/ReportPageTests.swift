@@ -223,7 +223,7 @@ import Testing
         ([], "give a SESSION"),
         (["20251121", "--days", "3"], "not both"),
         (["--days", "0"], "--days must be 1–366"),
-        (["1999"], "no session '1999'"),
+        (["1999"], "1999: no such file, nor a session of that id in "),
         (["/nonexistent/session.jsonl"], "No such file or directory"),
         (["20251121", "-o", "/nonexistent/report.html"], "cannot write the report"),
     ])

@@ -98,6 +98,20 @@ import UserData
         }
     }
 
+    /// "" is a start of every id: with one session it would name that one (`delete "$ID"` with
+    /// ID unset). Empty and blank references are refused, whether paths are taken or not.
+    @Test func anEmptyReferenceNamesNoSession() throws {
+        try inFreshDataHome { _ in
+            Descriptor.close(try SessionStore.create(start: 1_800_000_000).descriptor)
+            for reference in ["", " ", "\n"] {
+                for acceptingPaths in [true, false] {
+                    let refused = #expect(throws: DataDirectory.Failure.self) { try SessionStore.find(reference, acceptingPaths: acceptingPaths) }
+                    #expect(refused?.reason == "SESSION is empty: give a session id; `hrvmon sessions` lists them")
+                }
+            }
+        }
+    }
+
     @Test func theRestingHistoryIsKeptWholeAndAnUnreadableOneIsNamed() throws {
         try inFreshDataHome { _ in
             #expect(try DataDirectory.loadHistory() == BaselineHistory(), "no file yet is an empty history")

@@ -141,6 +141,58 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: precious.path))
     }
 
+    /// An empty SESSION (`"$ID"` with ID unset) names no session: as an id prefix it would name
+    /// them all. Every command that takes one refuses it, saying what to give, and deletes nothing.
+    @Test func anEmptySessionIsRefused() throws {
+        let environment = try Self.sessionsDirectory(["20261121-101500.jsonl": Self.validSession])
+        let file = environment["XDG_DATA_HOME"]! + "/hrvmon/sessions/20261121-101500.jsonl"
+        for empty in ["", " \t"] {
+            let commands = [
+                ["delete", empty, "--yes"], ["delete", "--session", empty, "--yes"], ["report", empty], ["report", "--session", empty],
+                ["export", empty], ["export", "--session", empty], ["analyze", empty],
+            ]
+            for arguments in commands {
+                let result = try Hrvmon.run(arguments, environment: environment)
+                #expect(result.status == 2 && result.stdout.isEmpty, "\(arguments): \(result.status) \(result.stdout)")
+                #expect(result.stderr.contains("SESSION is empty: give a session id; `hrvmon sessions` lists them"), "\(arguments): \(result.stderr)")
+            }
+        }
+        #expect(FileManager.default.fileExists(atPath: file))
+    }
+
+    /// `analyze SESSION` names the session's file in what it says, as report and export do: the
+    /// line numbers and `head -n` are for that file, not for the id typed.
+    @Test func analyzeOfASessionNamesItsFile() throws {
+        let environment = try Self.sessionsDirectory([
+            "20261121-101500.jsonl": Self.header + "\n" + Self.beat(1) + "\n{oops\n" + Self.beat(3) + "\n",
+            "20261122-101500.jsonl": Self.validSession + #"{"type":"rr","t":"#,
+        ])
+        let sessions = environment["XDG_DATA_HOME"]! + "/hrvmon/sessions/"
+        let damaged = try Hrvmon.run(["analyze", "20261121"], environment: environment)
+        #expect(damaged.status == 2, "\(damaged.stderr)")
+        #expect(damaged.stderr.contains(sessions + "20261121-101500.jsonl:3: damaged line") && damaged.stderr.contains("`head -n 2` recovers them"), "\(damaged.stderr)")
+        let torn = try Hrvmon.run(["analyze", "--format", "json", "20261122"], environment: environment)
+        #expect(torn.status == 0, "\(torn.stderr)")
+        #expect(torn.stderr.contains(sessions + "20261122-101500.jsonl:7: the last line was cut short"), "\(torn.stderr)")
+        #expect(torn.json?["source"] as? String == sessions + "20261122-101500.jsonl", "\(torn.stdout)")
+    }
+
+    /// A SESSION that names nothing: where paths are taken, neither a file nor a session (with or
+    /// without a dot in the name); `delete` takes ids only and says so.
+    @Test func aReferenceToNothingSaysWhereItLooked() throws {
+        let environment = try Self.sessionsDirectory(["20261121-101500.jsonl": Self.validSession])
+        let sessions = environment["XDG_DATA_HOME"]! + "/hrvmon/sessions"
+        for arguments in [["analyze", "nosuchfile"], ["analyze", "nosuch.txt"], ["report", "1999"], ["export", "--session", "nosuchfile"]] {
+            let result = try Hrvmon.run(arguments, environment: environment)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(
+                result.stderr.contains("\(arguments.last!): no such file, nor a session of that id in \(sessions); `hrvmon sessions` lists them"),
+                "\(arguments): \(result.stderr)")
+        }
+        let delete = try Hrvmon.run(["delete", "nosuchfile", "--yes"], environment: environment)
+        #expect(delete.status == 2 && delete.stderr.contains("no session 'nosuchfile'; `hrvmon sessions` lists them"), "\(delete.stderr)")
+    }
+
     /// A full disk fails the export with the reason and status 1, to a file and to stdout.
     @Test func exportToAFullDiskFails() throws {
         let environment = try Self.sessionsDirectory(["20261121-101500.jsonl": Self.validSession])

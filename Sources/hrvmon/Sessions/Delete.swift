@@ -9,7 +9,7 @@ struct Delete: ParsableCommand {
         abstract: "Delete sessions for good, optionally with the resting values they added to your baseline.",
         discussion: "Asks first on a terminal; --yes for scripts (without a terminal and without --yes nothing is deleted).")
 
-    @OptionGroup var reference: SessionReference
+    @OptionGroup var reference: SessionReference<SessionIDsOnly>
 
     @Flag(help: "Every session.")
     var all = false
@@ -27,7 +27,7 @@ struct Delete: ParsableCommand {
     func run() throws {
         let paths: [String]
         do {
-            paths = try reference.named.map { [try SessionStore.find($0, acceptingPaths: false)] } ?? SessionStore.all()
+            paths = try reference.path().map { [$0] } ?? SessionStore.all()
         } catch {
             throw badInput(error)
         }

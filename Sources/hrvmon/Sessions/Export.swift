@@ -42,7 +42,7 @@ struct Export: ParsableCommand {
         }
     }
 
-    @OptionGroup var reference: SessionReference
+    @OptionGroup var reference: SessionReference<SessionIDsOrFiles>
 
     @Flag(help: "Every session, one file each in the --output directory (bids: one tree).")
     var all = false
@@ -76,8 +76,8 @@ struct Export: ParsableCommand {
 
     func run() throws {
         do {
-            if let named = reference.named {
-                let exported = try export(try SessionStore.find(named))
+            if let path = try reference.path() {
+                let exported = try export(path)
                 try write(exported, to: output)
                 FileStream.printError("exported session \(exported.id) to \(output ?? "standard output"): \(exported.what)")
             } else if let output {
@@ -111,46 +111,66 @@ struct Export: ParsableCommand {
 
     private func export(_ path: String) throws -> Exported {
         let id = SessionStore.id(of: path)
-        if format == .jsonl { return Exported(content: .file(try InputFile.read(path)), id: id, what: "the session file as recorded") }
-        let file = try SessionFileReader.read(path: path)
-        file.reportTornLine(of: path, "exporting")
         var text = ""
         let what: String
-        switch (format, corrected) {
-        case (.rr, false):
-            for beat in file.beats { text += RRInterval(ticks: beat.ticks).exactMilliseconds + "\n" }
-            what = Formatting.count(file.beats.count, "RR interval") + " as received"
-        case (.rr, true):
-            let placed = file.placed.filter { $0.kind != ArtifactClass.implausible.rawValue }
-            for beat in placed { text += String(beat.milliseconds) + "\n" }
-            what = Formatting.count(placed.count, "corrected RR interval")
-        case (.csv, false):
-            text = "t,seq,rr_1024,rr_ms,hr_bpm,contact\n"
-            for beat in file.beats {
-                text += "\(beat.time),\(beat.sequence),\(beat.ticks),\(RRInterval(ticks: beat.ticks).exactMilliseconds),\(beat.heartRate),\(beat.contact)\n"
+        switch format {
+        case .jsonl:
+            return Exported(content: .file(try InputFile.read(path)), id: id, what: "the session file as recorded")
+        case .rr:
+            let file = try session(at: path)
+            if corrected {
+                let placed = file.placed.filter { $0.kind != ArtifactClass.implausible.rawValue }
+                for beat in placed { text += String(beat.milliseconds) + "\n" }
+                what = Formatting.count(placed.count, "corrected RR interval")
+            } else {
+                for beat in file.beats { text += RRInterval(ticks: beat.ticks).exactMilliseconds + "\n" }
+                what = Formatting.count(file.beats.count, "RR interval") + " as received"
             }
-            what = Formatting.count(file.beats.count, "beat") + " as received"
-        case (.csv, true):
-            text = "session_s,nn_ms,class\n"
-            for beat in file.placed { text += "\(beat.seconds),\(beat.milliseconds),\(beat.kind)\n" }
-            what = Formatting.count(file.placed.count, "beat") + " of the corrected timeline"
-        case (.kubios, _), (.edf, _), (.bids, _):
-            let timeline: ExportTimeline
-            do { timeline = try ExportTimeline(file) } catch { throw ValidationError("\(path): \(error)") }
-            let both = Formatting.count(timeline.raw.count, "beat") + " as received and as corrected, "
-                + Formatting.count(timeline.events.count, "event")
-            switch format {
-            case .edf: return Exported(content: .file(EDFPlus.encode(timeline)), id: id, what: both)
-            case .bids: return Exported(content: .tree(BIDSPhysio.files(timeline, subject: subject, task: task)), id: id, what: both)
-            default:
-                text = KubiosText.encode(timeline, corrected: corrected)
-                what = corrected
-                    ? Formatting.count(timeline.corrected.count, "corrected beat") : Formatting.count(timeline.raw.count, "beat") + " as received"
+        case .csv:
+            let file = try session(at: path)
+            if corrected {
+                text = "session_s,nn_ms,class\n"
+                for beat in file.placed { text += "\(beat.seconds),\(beat.milliseconds),\(beat.kind)\n" }
+                what = Formatting.count(file.placed.count, "beat") + " of the corrected timeline"
+            } else {
+                text = "t,seq,rr_1024,rr_ms,hr_bpm,contact\n"
+                for beat in file.beats {
+                    text += "\(beat.time),\(beat.sequence),\(beat.ticks),\(RRInterval(ticks: beat.ticks).exactMilliseconds),\(beat.heartRate),\(beat.contact)\n"
+                }
+                what = Formatting.count(file.beats.count, "beat") + " as received"
             }
-        case (.jsonl, _):
-            what = ""
+        case .kubios:
+            let timeline = try self.timeline(at: path)
+            text = KubiosText.encode(timeline, corrected: corrected)
+            what = corrected
+                ? Formatting.count(timeline.corrected.count, "corrected beat") : Formatting.count(timeline.raw.count, "beat") + " as received"
+        case .edf:
+            let timeline = try self.timeline(at: path)
+            return Exported(content: .file(EDFPlus.encode(timeline)), id: id, what: Self.bothTimelines(timeline))
+        case .bids:
+            let timeline = try self.timeline(at: path)
+            return Exported(content: .tree(BIDSPhysio.files(timeline, subject: subject, task: task)), id: id, what: Self.bothTimelines(timeline))
         }
         return Exported(content: .file(Array(text.utf8)), id: id, what: what)
+    }
+
+    /// The session file read whole; a torn last line is said, and what is before it exported.
+    private func session(at path: String) throws -> SessionFile {
+        let file = try SessionFileReader.read(path: path)
+        file.reportTornLine(of: path, "exporting")
+        return file
+    }
+
+    /// The session's beats, as received and as corrected, and its events on one time axis: what
+    /// the research formats hold.
+    private func timeline(at path: String) throws -> ExportTimeline {
+        let file = try session(at: path)
+        do { return try ExportTimeline(file) } catch { throw ValidationError("\(path): \(error)") }
+    }
+
+    /// What edf and bids hold: both timelines and the events.
+    private static func bothTimelines(_ timeline: ExportTimeline) -> String {
+        Formatting.count(timeline.raw.count, "beat") + " as received and as corrected, " + Formatting.count(timeline.events.count, "event")
     }
 
     /// Writes a file to `path` (0600, whole or not at all) or to standard output when nil, a tree
