@@ -141,6 +141,22 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: precious.path))
     }
 
+    /// Each command's help says what its SESSION may be: `delete` takes ids only, `report` and
+    /// `export` also a session file's path; none speaks of the other commands.
+    @Test func eachCommandsHelpSaysWhatItsSessionMayBe() throws {
+        for (command, takesPaths) in [("delete", false), ("report", true), ("export", true)] {
+            let help = try Hrvmon.run([command, "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            let positional = takesPaths
+                ? "<session> Session id, a unique start of one, or a session file's path, as --session."
+                : "<session> Session id or a unique start of one, as --session."
+            let option = takesPaths
+                ? "--session <session> Session id (or a unique start of one), or a session file's path;"
+                : "--session <session> Session id (or a unique start of one); see"
+            #expect(help.contains(positional) && help.contains(option), "\(command): \(help)")
+            #expect(!help.contains("report and export"), "\(command): \(help)")
+        }
+    }
+
     /// An empty SESSION (`"$ID"` with ID unset) names no session: as an id prefix it would name
     /// them all. Every command that takes one refuses it, saying what to give, and deletes nothing.
     @Test func anEmptySessionIsRefused() throws {
