@@ -96,7 +96,7 @@ struct Analyze: ParsableCommand {
             throw badInput(error)
         }
         if Self.isSessionFile(start) {
-            do { return try replay(source.readToEnd()) } catch let error as FileOpenError { throw badInput(error) }
+            return try replay(source)
         }
         let settings = try config.load()
         var pipeline = HRVPipeline(configuration: pipelineConfiguration(settings.pipeline))
@@ -144,11 +144,11 @@ extension Analyze {
 
     /// A session file through the live pipeline again, with the settings and baseline it ran
     /// with (options given here override them).
-    func replay(_ bytes: [UInt8]) throws {
+    func replay(_ input: InputFile) throws {
         if series { throw badInput(ValidationError("--series reads RR files; a session file holds its series as metrics lines (`hrvmon export --format csv`)")) }
         if !exercises.isEmpty { throw badInput(ValidationError("--exercise is for RR files; a session file records its exercises")) }
         let session: SessionFile
-        do { session = try SessionFileReader.read(bytes, source: file) } catch { throw badInput(error) }
+        do { session = try SessionFileReader.read(input: input, source: file) } catch { throw badInput(error) }
         session.reportTornLine(of: file, "replaying")
         var settings = config.path == nil ? try badInputOnFailure { try SessionReplay.settings(of: session, source: file) } : try config.load()
         settings.pipeline = pipelineConfiguration(settings.pipeline)
