@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(name: "RecordingsTests", dependencies: ["HRV", "Simulation", "Recordings"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
         .testTarget(name: "LivePipelineTests", dependencies: ["HRV", "LivePipeline", "TestSupport"]),
-        .testTarget(name: "SessionLogTests", dependencies: ["HRV", "SessionLog"]),
+        .testTarget(name: "SessionLogTests", dependencies: ["HRV", "Recordings", "SessionLog"]),
         .testTarget(
             name: "ExportsTests",
             dependencies: ["HeartRateProtocol", "HRV", "Settings", "LivePipeline", "SessionLog", "Exports", "TestSupport"]),

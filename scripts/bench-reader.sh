@@ -13,6 +13,8 @@ cd "$(dirname "$0")/.."
 runs=${RUNS:-5}
 hrvmon=${HRVMON:-.build/release/hrvmon}
 file=${1:-.build/year/day.jsonl}
+# Built first: recording the day below runs this binary.
+[ -x "$hrvmon" ] || swift build -c release --product hrvmon
 if [ ! -s "$file" ]; then
     if [ $# -gt 0 ]; then
         echo "bench-reader.sh: $file: no such session file" >&2
@@ -22,7 +24,6 @@ if [ ! -s "$file" ]; then
     trap 'rm -rf "$scratch"' EXIT
     HRVMON=$hrvmon scripts/make-year.sh "$scratch" 1 > /dev/null
 fi
-[ -x "$hrvmon" ] || swift build -c release --product hrvmon
 bytes=$(stat -c %s "$file")
 echo "$file: $bytes bytes; $hrvmon; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for _ in $(seq "$runs"); do

@@ -9,8 +9,13 @@ extension SessionFileReader {
     /// A session file read from disk piece by piece. Throws `FileOpenError` when the file cannot
     /// be read, `RecordingError` when it is not a session file or is damaged.
     public static func read(path: String, detail: Detail = .full) throws -> SessionFile {
-        let input = try InputFile(opening: path)
-        var lines = Lines(source: path, detail: detail)
+        try read(input: InputFile(opening: path), source: path, detail: detail)
+    }
+
+    /// The rest of an input already open (whose start a caller may have peeked at), read as
+    /// `read(path:)` reads a file; errors name it `source`.
+    public static func read(input: InputFile, source: String, detail: Detail = .full) throws -> SessionFile {
+        var lines = Lines(source: source, detail: detail)
         var piece = [UInt8](repeating: 0, count: pieceSize)
         while case let count = try input.read(into: &piece), count > 0 {
             try piece.withUnsafeBufferPointer { piece throws(RecordingError) in try lines.feed(UnsafeBufferPointer(rebasing: piece[..<count])) }

@@ -28,6 +28,7 @@ public struct RRStreamReader {
     private var held: [RRInterval] = []
     private var unitJudged = false
     public private(set) var count = 0
+    package var lineLimit = LineLimit.standard
 
     /// - Parameters:
     ///   - unit: the unit of a list file or of a column whose name states none.
@@ -57,6 +58,7 @@ public struct RRStreamReader {
                 continue
             }
             guard let newline = piece[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else { break }
+            try checkLength(carry.count + newline - lineStart)
             if carry.isEmpty {
                 try take(piece[lineStart..<newline], emit: emit)
             } else {
@@ -67,7 +69,12 @@ public struct RRStreamReader {
             }
             lineStart = newline + 1
         }
+        try checkLength(carry.count + piece.count - lineStart)
         carry.append(contentsOf: piece[lineStart...])
+    }
+
+    private func checkLength(_ length: Int) throws(RecordingError) {
+        try lineLimit.check(length, line: lineNumber + 1, source: source, expected: "an RR recording")
     }
 
     /// The interval of a list file's line written as plain digits with at most one decimal point

@@ -2,10 +2,11 @@
 /// strings are plain printable ASCII (no escapes) and whose values are numbers, strings, true,
 /// false, null or such objects. The scan only notes where each member's key and value are; a
 /// value becomes a Double or String when it is asked for (`LineFields`), so a line costs no
-/// dictionary and no allocation beyond the strings kept. nil for anything else (whitespace,
-/// escapes, other characters, arrays, more than `capacity` members, a number beyond Double): the
-/// reader then parses the line as JSONSerialization did (`JSONValue.parse`), so every line reads
-/// as it did before.
+/// dictionary and no allocation beyond the strings kept and a small one for each nested object
+/// scanned or read (hrvmon's lines have few). nil for anything else (whitespace, escapes, other
+/// characters, arrays, more than `capacity` members, a number beyond Double, a line too long for
+/// the Int32 positions): the reader then parses the line as JSONSerialization did
+/// (`JSONValue.parse`), so every line reads as it did before.
 struct ScannedObject: LineFields {
     struct Member {
         var keyStart: Int32 = 0
@@ -45,6 +46,7 @@ struct ScannedObject: LineFields {
     /// The object that is the whole of `bytes`, its members noted in `storage` (which must
     /// outlive it).
     init?(_ bytes: UnsafeBufferPointer<UInt8>, storage: Storage) {
+        guard bytes.count < Int32.max else { return nil }
         self.init(bytes, from: 0, depth: 0, members: storage.members)
         guard let end, end == bytes.count else { return nil }
     }
@@ -107,8 +109,10 @@ struct ScannedObject: LineFields {
                 index += 4
             default:
                 guard let (numberEnd, hasExponent) = numberEnd(from: index) else { return nil }
-                // Without an exponent a number is within Double's range; with one, it may not be.
-                if hasExponent, NumberToken.value(UnsafeBufferPointer(rebasing: bytes[index..<numberEnd])) == nil { return nil }
+                // Without an exponent, up to 308 characters are below 10^308, within Double's
+                // range; a longer number, or one with an exponent, may not be.
+                if hasExponent || numberEnd - index > 308,
+                    NumberToken.value(UnsafeBufferPointer(rebasing: bytes[index..<numberEnd])) == nil { return nil }
                 member.kind = .number
                 index = numberEnd
             }
@@ -190,11 +194,12 @@ struct ScannedObject: LineFields {
         return nil
     }
 
-    private func value(of member: Member) -> LineValue<NestedObject> {
+    /// nil only for a number beyond Double's range, which the scan lets through in no line.
+    private func value(of member: Member) -> LineValue<NestedObject>? {
         let start = Int(member.valueStart)
         let end = Int(member.valueEnd)
         switch member.kind {
-        case .number: return .number(NumberToken.value(UnsafeBufferPointer(rebasing: bytes[start..<end]))!)
+        case .number: return NumberToken.value(UnsafeBufferPointer(rebasing: bytes[start..<end])).map { .number($0) }
         case .string: return .string(String(decoding: UnsafeBufferPointer(rebasing: bytes[start + 1..<end - 1]), as: UTF8.self))
         case .bool: return .bool(bytes[start] == UInt8(ascii: "t"))
         case .null: return .null

@@ -2,8 +2,8 @@ import HRV
 import HeartRateProtocol
 
 /// Accumulates a session file line by line (`SessionFileReader`): each line's fields, however
-/// they were read, become the file's beats, steps and events.
-/// Accumulates the file line by line.
+/// they were read, become the file's beats, steps and events. A line that throws leaves the
+/// builder as it was: every field is read before anything is added.
 struct SessionFileBuilder {
     typealias LineError = SessionFileReader.LineError
 
@@ -38,19 +38,21 @@ struct SessionFileBuilder {
                 state: try fields.string("state"), level: try fields.optionalDouble("level"),
                 calibrating: try fields.bool("calibrating")))
         case "error":
+            let step = SessionFile.Step.malformed(try hexBytes(try fields.string("bytes")), time: try fields.double("t"))
             flushPacket()
-            file!.steps.append(.malformed(try hexBytes(try fields.string("bytes")), time: try fields.double("t")))
+            file!.steps.append(step)
         case "gap":
+            let step = SessionFile.Step.gap(time: try fields.double("t"))
             flushPacket()
-            file!.steps.append(.gap(time: try fields.double("t")))
+            file!.steps.append(step)
         case "exercise":
-            flushPacket()
             guard let kind = ExerciseMark.Kind(rawValue: try fields.string("event")) else {
                 throw LineError(reason: "exercise event must be started or stopped")
             }
             let mark = ExerciseMark(
                 kind: kind, pattern: try fields.string("pattern"), time: try fields.double("t"),
                 sessionSeconds: try fields.double("session_s"))
+            flushPacket()
             file!.steps.append(.exercise(mark))
             file!.exercises.append(mark)
         case "stress", "activity":
@@ -114,13 +116,14 @@ struct SessionFileBuilder {
         let number = try fields.int("pkt")
         let time = try fields.double("t")
         let received = try fields.double("recv")
+        let sequence = try fields.int("seq")
         if packet?.number != number {
             flushPacket()
             packet = (number, HeartRateMeasurement(heartRate: UInt16(heartRate), sensorContact: contact, energyExpended: energy), received)
         }
         packet!.measurement.rrIntervals.append(UInt16(ticks))
         file!.beats.append(SessionFile.RawBeat(
-            time: time, sequence: try fields.int("seq"), ticks: UInt16(ticks), heartRate: UInt16(heartRate), contact: contactName))
+            time: time, sequence: sequence, ticks: UInt16(ticks), heartRate: UInt16(heartRate), contact: contactName))
     }
 
     mutating func flushPacket() {

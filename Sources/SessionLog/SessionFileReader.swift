@@ -32,9 +32,9 @@ public enum SessionFileReader {
     /// `bytes` fed in pieces of `pieceSize`, each line read in place where it can be or always
     /// parsed: for the checks that every way reads a file alike.
     package static func read(
-        _ bytes: [UInt8], source: String, detail: Detail, pieceSize: Int, readingInPlace: Bool
+        _ bytes: [UInt8], source: String, detail: Detail, pieceSize: Int, readingInPlace: Bool, lineLimit: LineLimit = .standard
     ) throws(RecordingError) -> SessionFile {
-        var lines = Lines(source: source, detail: detail, readingInPlace: readingInPlace)
+        var lines = Lines(source: source, detail: detail, readingInPlace: readingInPlace, lineLimit: lineLimit)
         try bytes.withUnsafeBufferPointer { buffer throws(RecordingError) in
             var start = 0
             repeat {
@@ -58,6 +58,7 @@ public enum SessionFileReader {
         private let source: String
         private let skipped: [[UInt8]]
         private let readingInPlace: Bool
+        private let lineLimit: LineLimit
         private let scanStorage = ScannedObject.Storage()
         private var builder = SessionFileBuilder()
         /// Lines handed to `take` so far.
@@ -74,15 +75,17 @@ public enum SessionFileReader {
         }
 
         /// `readingInPlace` false: every line parsed, as before lines were read in place.
-        package init(source: String, detail: Detail, readingInPlace: Bool) {
+        package init(source: String, detail: Detail, readingInPlace: Bool, lineLimit: LineLimit = .standard) {
             self.source = source
             skipped = detail.skipped
             self.readingInPlace = readingInPlace
+            self.lineLimit = lineLimit
         }
 
         public mutating func feed(_ piece: UnsafeBufferPointer<UInt8>) throws(RecordingError) {
             var start = 0
             while !stopped, let end = piece[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                try checkLength(partial.count + end - start)
                 let followed = end + 1 < piece.count
                 if partial.isEmpty {
                     try line(UnsafeBufferPointer(rebasing: piece[start..<end]), followed: followed)
@@ -98,6 +101,7 @@ public enum SessionFileReader {
             }
             guard !stopped, start < piece.count else { return }
             try releaseHeld(isLast: false)
+            try checkLength(partial.count + piece.count - start)
             partial.append(contentsOf: piece[start...])
         }
 
@@ -108,12 +112,22 @@ public enum SessionFileReader {
                 let last = partial
                 try last.withUnsafeBufferPointer { line throws(RecordingError) in try take(line, isLast: true, terminated: false) }
             }
-            if number == 0 { try take(UnsafeBufferPointer(start: nil, count: 0), isLast: true, terminated: false) }
+            if number == 0 {
+                throw RecordingError(source: source, line: 1, problem: "empty file, not an hrvmon session", hint: Self.headerHint)
+            }
             builder.flushPacket()
             guard let file = builder.file else {
                 throw RecordingError(source: source, line: 1, problem: "not an hrvmon session file (no header line)")
             }
             return file
+        }
+
+        private static let headerHint = "session files start with a \"session\" header line"
+
+        /// Throws when the line being gathered, `length` bytes so far, is too long for a session
+        /// line (the held line, if any, comes before it).
+        private func checkLength(_ length: Int) throws(RecordingError) {
+            try lineLimit.check(length, line: number + (holding ? 2 : 1), source: source, expected: "a session file")
         }
 
         /// A line ended by a newline; `followed`: more of the file is known to come after it.
@@ -141,13 +155,14 @@ public enum SessionFileReader {
         private mutating func take(_ line: UnsafeBufferPointer<UInt8>, isLast: Bool, terminated: Bool) throws(RecordingError) {
             number += 1
             if number == 1, line.isEmpty {
-                throw RecordingError(source: source, line: 1, problem: "empty file, not an hrvmon session", hint: "session files start with a \"session\" header line")
+                throw RecordingError(source: source, line: 1, problem: "line 1 is blank: not an hrvmon session file", hint: Self.headerHint)
             }
             // The header and the last line (which may be torn) are always read.
             if number > 1, !isLast, skipped.contains(where: { line.starts(with: $0) }) { return }
             if readingInPlace, number > 1, let scanned = ScannedObject(line, storage: scanStorage) {
-                // A line that fails here fails below too, with its reason.
-                do throws(LineError) { return try builder.add(scanned) } catch {}
+                // Its error is the parsed line's: both read the same values (the fuzz check holds
+                // them to it), so it is not parsed again.
+                return try adding { builder throws(LineError) in try builder.add(scanned) }
             }
             let object: [String: JSONValue]
             do {
@@ -169,8 +184,15 @@ public enum SessionFileReader {
                     problem: number == 1 ? "not an hrvmon session file (\(error.reason))" : "damaged line: \(error.reason)",
                     hint: number == 1 ? "pass a session file: `hrvmon sessions` lists them" : "the lines before it are intact: `head -n \(number - 1)` recovers them")
             }
+            let isHeader = number == 1
+            try adding { builder throws(LineError) in
+                if isHeader { try builder.addHeader(JSONFields(object)) } else { try builder.add(JSONFields(object)) }
+            }
+        }
+
+        private mutating func adding(_ add: (inout SessionFileBuilder) throws(LineError) -> Void) throws(RecordingError) {
             do {
-                if number == 1 { try builder.addHeader(JSONFields(object)) } else { try builder.add(JSONFields(object)) }
+                try add(&builder)
             } catch {
                 throw RecordingError(source: source, line: number, problem: error.reason, hint: error.hint)
             }

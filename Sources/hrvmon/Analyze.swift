@@ -96,7 +96,7 @@ struct Analyze: ParsableCommand {
             throw badInput(error)
         }
         if Self.isSessionFile(start) {
-            do { return try replay(source.readToEnd(), path: source.path) } catch let error as FileOpenError { throw badInput(error) }
+            return try replay(source)
         }
         let settings = try config.load()
         var pipeline = HRVPipeline(configuration: pipelineConfiguration(settings.pipeline))
@@ -143,12 +143,13 @@ extension Analyze {
     }
 
     /// A session file through the live pipeline again, with the settings and baseline it ran
-    /// with (options given here override them); `path` is the file SESSION named, for messages.
-    func replay(_ bytes: [UInt8], path: String) throws {
+    /// with (options given here override them); the file SESSION named is `input`'s path, for messages.
+    func replay(_ input: InputFile) throws {
         if series { throw badInput(ValidationError("--series reads RR files; a session file holds its series as metrics lines (`hrvmon export --format csv`)")) }
         if !exercises.isEmpty { throw badInput(ValidationError("--exercise is for RR files; a session file records its exercises")) }
+        let path = input.path
         let session: SessionFile
-        do { session = try SessionFileReader.read(bytes, source: path) } catch { throw badInput(error) }
+        do { session = try SessionFileReader.read(input: input, source: path) } catch { throw badInput(error) }
         session.reportTornLine(of: path, "replaying")
         var settings = config.path == nil ? try badInputOnFailure { try SessionReplay.settings(of: session, source: path) } : try config.load()
         settings.pipeline = pipelineConfiguration(settings.pipeline)

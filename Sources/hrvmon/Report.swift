@@ -61,9 +61,12 @@ struct Report: ParsableCommand {
     private func sessionPage(at path: String, generated: Double) throws -> (page: String, path: String) {
         let file: SessionFile
         do {
-            // Its start tells a session file from an RR recording, as `analyze` tells them apart.
-            if !Analyze.isSessionFile(try InputFile(opening: path).peek(64)) { throw Self.notASession(try InputFile.read(path), path: path) }
-            file = try SessionFileReader.read(path: path)
+            let input = try InputFile(opening: path)
+            // Its start tells a session file from an RR recording, as `analyze` tells them apart;
+            // an empty file goes to the session reader, which says it is empty.
+            let start = try input.peek(64)
+            if !start.isEmpty, !Analyze.isSessionFile(start) { throw Self.notASession(input, path: path) }
+            file = try SessionFileReader.read(input: input, source: path)
         } catch {
             throw badInput(error)
         }
@@ -74,19 +77,36 @@ struct Report: ParsableCommand {
 
     /// Why a file that is no session file gets no report, and what to do with it: an RR
     /// recording has no clock times, sensor, events or notes for a page; `analyze` reads it.
-    static func notASession(_ bytes: [UInt8], path: String) -> RecordingError {
+    /// The intervals are counted as the file streams by, not gathered.
+    static func notASession(_ input: InputFile, path: String) -> Error {
         let analyze = "`hrvmon analyze \(path)` analyses an RR recording (--series for its rolling windows over time); report reads session files (`hrvmon sessions` lists them)"
         do {
-            let recording = try RRFileReader.read(bytes, source: path)
+            let count = try countIntervals(input, source: path)
             return RecordingError(
                 source: path, line: nil,
-                problem: "an RR recording (\(Formatting.count(recording.intervals.count, "interval"))), not a session: it has no times of day, sensor, events or notes to report",
+                problem: "an RR recording (\(Formatting.count(count, "interval"))), not a session: it has no times of day, sensor, events or notes to report",
                 hint: analyze)
-        } catch {
+        } catch let error as FileOpenError {
+            return error
+        } catch let error as RecordingError {
             return RecordingError(
                 source: error.source, line: error.line, problem: "neither a session file nor an RR recording: \(error.problem)",
                 hint: "report reads session files (`hrvmon sessions` lists them); `hrvmon analyze` reads RR recordings")
+        } catch {
+            return error
         }
+    }
+
+    private static func countIntervals(_ input: InputFile, source: String) throws -> Int {
+        var reader = RRStreamReader(source: source)
+        var piece = [UInt8](repeating: 0, count: 1 << 16)
+        while case let count = try input.read(into: &piece), count > 0 {
+            try piece.withUnsafeBufferPointer { piece throws(RecordingError) in
+                try reader.consume(UnsafeBufferPointer(rebasing: piece[..<count])) { _ in }
+            }
+        }
+        _ = try reader.finish { _ in }
+        return reader.count
     }
 
     private func daysPage(_ count: Int, generated: Double) throws -> (page: String, path: String) {

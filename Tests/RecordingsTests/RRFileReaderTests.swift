@@ -171,6 +171,26 @@ extension DecimalParser {
 }
 
 @Suite struct RRFileReaderRobustnessTests {
+    /// A line beyond the limit is an error as soon as it is, wherever the pieces are cut: a file
+    /// without line ends is not gathered in memory to the end.
+    @Test(arguments: [1, 3, 64])
+    func aLineBeyondTheLimitIsNoRecordingLine(pieceSize: Int) {
+        let bytes = Array(("800\n810\n" + String(repeating: "1", count: 21) + "\n").utf8)
+        var reader = RRStreamReader(source: "rr.txt")
+        reader.lineLimit = LineLimit(bytes: 20)
+        var error: RecordingError?
+        do {
+            for start in stride(from: 0, to: bytes.count, by: pieceSize) {
+                try bytes.withUnsafeBufferPointer { buffer throws(RecordingError) in
+                    try reader.consume(UnsafeBufferPointer(rebasing: buffer[start..<min(start + pieceSize, bytes.count)])) { _ in }
+                }
+            }
+        } catch let thrown {
+            error = thrown
+        }
+        #expect(error?.description.hasPrefix("rr.txt:3: line 3 is longer than 20 bytes: not an RR recording") == true, "\(String(describing: error))")
+    }
+
     @Test func boundsKeepSumsFarFromOverflow() throws {
         let hour = try #require(RRFileReaderTests().error("800\n3600000.001\n"))
         #expect(hour.problem == "'3600000.001' is too large for an RR interval")

@@ -242,4 +242,9 @@ import Testing
         #expect(result.stderr.contains("rr.txt: an RR recording (2 intervals), not a session"), "\(result.stderr)")
         #expect(result.stderr.contains("hint: `hrvmon analyze \(file.path)`"), "\(result.stderr)")
     }
+    @Test func anEmptyFileIsSaidToBeEmpty() throws {
+        let result = try Hrvmon.run(["report", "/dev/null"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("/dev/null:1: empty file, not an hrvmon session"), "\(result.stderr)")
+    }
 }

@@ -1,4 +1,5 @@
 import HRV
+import Recordings
 @testable import SessionLog
 import Testing
 
@@ -54,7 +55,9 @@ import Testing
     func inPlaceAndInPiecesReadAsParsedWhole(pieceSize: Int) {
         let torn = Self.whole + Array(#"{"type":"rr","t":17952829"#.utf8)
         let damaged = Array((Self.lines[..<5].joined(separator: "\n") + "\n{\"type\":\"rr\",\"t\":1,}x\n" + Self.lines[5]).utf8)
-        for bytes in [Self.whole, torn, damaged, Array(Self.whole.dropLast()), [], [0x0A]] {
+        // A number beyond Double's range without an exponent: the line is parsed (and refused).
+        let huge = Array((Self.lines[..<5].joined(separator: "\n") + "\n{\"type\":\"gap\",\"t\":1" + String(repeating: "0", count: 400) + "}\n").utf8)
+        for bytes in [Self.whole, torn, damaged, huge, Array(Self.whole.dropLast()), [], [0x0A]] {
             for detail in [SessionFileReader.Detail.full, .beats, .overview] {
                 let parsed = read(bytes, pieceSize: bytes.count, inPlace: false, detail: detail)
                 #expect(read(bytes, pieceSize: pieceSize, inPlace: true, detail: detail) == parsed)
@@ -88,7 +91,8 @@ import Testing
         var tokens = ["0", "-0", "-0.0", "0.000", "1795282731.2345679", "1795282731.23456789", "812.5", "999.0234375",
                       "-41.234567890123456", "123.4500000000000000", "100.00000000000000000", "1e5", "1E5", "-1.5e-3",
                       "12345678901234567890", "-1234567890123456789", "123456789012345678", "0.1", "0.30000000000000004",
-                      "9007199254740993.5", "9007199254740993", "0.00000000000000000000000000001234", "18446744073709551615.5"]
+                      "9007199254740993.5", "9007199254740993", "0.00000000000000000000000000001234", "18446744073709551615.5",
+                      "1" + String(repeating: "0", count: 400), "-1" + String(repeating: "0", count: 307) + ".5"]
         var random = SplitMix(seed: 1)
         for _ in 0..<50_000 {
             var token = random.next() % 4 == 0 ? "-" : ""
@@ -107,6 +111,67 @@ import Testing
             let value = Array(token.utf8).withUnsafeBufferPointer { NumberToken.value($0) }
             #expect(value?.bitPattern == (expected.isRepresentable ? expected.value.bitPattern : nil), "\(token)")
         }
+    }
+}
+
+extension SessionLineReadingTests {
+    static func fields(_ line: String) -> JSONFields {
+        guard case .object(let members)? = JSONValue.parse(ArraySlice(Array(line.utf8))) else { fatalError("not an object: \(line)") }
+        return JSONFields(members)
+    }
+
+    /// A line that throws part way through its fields leaves nothing of itself behind: the
+    /// packet being collected is neither grown nor closed.
+    @Test(arguments: [
+        #"{"type":"rr","t":2,"recv":1,"pkt":1,"rr_1024":801,"hr_bpm":75,"contact":"detected"}"#,
+        #"{"type":"gap"}"#,
+        #"{"type":"error","t":"x","bytes":"10"}"#,
+        #"{"type":"exercise","t":3,"event":"started","pattern":"6/min"}"#,
+    ])
+    func aLineThatThrowsLeavesTheBuilderAsItWas(failing: String) throws {
+        let beats = [#"{"type":"rr","t":1,"recv":1,"pkt":1,"seq":1,"rr_1024":800,"hr_bpm":75,"contact":"detected"}"#,
+                     #"{"type":"rr","t":2,"recv":1,"pkt":1,"seq":2,"rr_1024":802,"hr_bpm":75,"contact":"detected"}"#]
+        func built(failing: String?) throws -> String {
+            var builder = SessionFileBuilder()
+            try builder.addHeader(Self.fields(Self.header))
+            try builder.add(Self.fields(beats[0]))
+            if let failing { #expect(throws: SessionFileReader.LineError.self) { try builder.add(Self.fields(failing)) } }
+            try builder.add(Self.fields(beats[1]))
+            builder.flushPacket()
+            var text = ""
+            dump(builder.file, to: &text)
+            return text
+        }
+        #expect(try built(failing: failing) == built(failing: nil))
+    }
+
+    /// A line longer than the limit is an error naming it, however the file is cut into pieces
+    /// and wherever the line is; a line at the limit is read.
+    @Test(arguments: [1, 7, 100, 1 << 20])
+    func aLineBeyondTheLimitIsNoSessionLine(pieceSize: Int) {
+        let limit = Self.lines.map(\.utf8.count).max()!
+        let long = Array((Self.lines[..<3].joined(separator: "\n") + "\n" + String(repeating: "x", count: limit + 1) + "\n" + Self.lines[3]).utf8)
+        let unended = Array(repeating: UInt8(ascii: "{"), count: limit * 3)
+        for inPlace in [true, false] {
+            func read(_ bytes: [UInt8]) -> String {
+                do {
+                    var text = ""
+                    dump(try SessionFileReader.read(
+                        bytes, source: "test", detail: .full, pieceSize: pieceSize, readingInPlace: inPlace, lineLimit: LineLimit(bytes: limit)), to: &text)
+                    return text
+                } catch {
+                    return "\(error)"
+                }
+            }
+            #expect(read(long).hasPrefix("test:4: line 4 is longer than \(limit) bytes: not a session file"), "\(read(long))")
+            #expect(read(unended).hasPrefix("test:1: line 1 is longer than \(limit) bytes: not a session file"))
+            #expect(read(Self.whole) == self.read(Self.whole, pieceSize: pieceSize, inPlace: inPlace))
+        }
+    }
+
+    @Test func aBlankFirstLineIsSaidToBeBlank() {
+        #expect(read(Array(("\n" + Self.header + "\n").utf8), pieceSize: 1 << 20, inPlace: true).hasPrefix("test:1: line 1 is blank: not an hrvmon session file"))
+        #expect(read([], pieceSize: 1 << 20, inPlace: true).hasPrefix("test:1: empty file, not an hrvmon session"))
     }
 }
 
