@@ -79,6 +79,8 @@ public final class GuidedBreathing {
     }
 
     private func stop() {
+        // Without the bar `now` moves only at phase changes; the time shown is the clock's.
+        now = min(clock.elapsed, duration)
         stoppedEarly = true
         loop.stop()
     }

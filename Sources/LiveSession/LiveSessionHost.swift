@@ -76,7 +76,7 @@ public struct LiveSessionHost {
 
     /// Where the session was kept, for the end of its output: `saved as …`, or why not
     /// (`unsaved`: it was not asked for, and how to ask); after the sensor when it is one of several.
-    public func whereKept(unsaved: String) -> String {
+    private func whereKept(unsaved: String) -> String {
         let label = sensor.map { "[\($0)]  " } ?? ""
         guard let recorder else { return label + (recording ? "not saved: the session file could not be made (see above)" : unsaved) }
         if recorder.failed { return label + "not saved whole: writing \(recorder.path) failed (see above)" }
@@ -84,13 +84,17 @@ public struct LiveSessionHost {
         return label + "saved as session \(SessionStore.id(of: recorder.path)) in \(SessionStore.directory); `hrvmon sessions` lists it"
     }
 
-    /// Says `text` after the session's summary on stdout, wrapped to the terminal's width when it
-    /// is one; not with JSON Lines, which are for programs (stdout stays JSON, stderr for problems).
-    public static func say(_ text: String, display: SessionDisplay?) {
-        guard display != .lines(.jsonl) else { return }
+    /// Says where the session was kept (`whereKept`) after its summary, on stdout, wrapped to the
+    /// terminal's width when it is one. JSON Lines keep stdout for programs: there it goes on
+    /// stderr when a file was asked for, and the `unsaved` hint is not said.
+    public func sayWhereKept(unsaved: String, display: SessionDisplay?) {
+        let text = whereKept(unsaved: unsaved)
+        guard display != .lines(.jsonl) else {
+            if recording { FileStream.printError(text) }
+            return
+        }
         var output = FileStream.standardOutput
-        let width = Terminal.isTerminal(.output) ? Terminal.size.columns : nil
-        for line in width.map({ Formatting.wrap(line: text, width: $0, hanging: 2) }) ?? [text] { output.write(line + "\n") }
+        for line in Formatting.wrap(line: text, width: Terminal.outputColumns, hanging: 2) { output.write(line + "\n") }
         output.flush()
     }
 

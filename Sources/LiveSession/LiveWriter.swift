@@ -27,7 +27,11 @@ public final class LiveWriter: SessionOutput {
             output.write(labelled(json: text))
         case .text:
             guard let text = SessionText.line(for: event) else { return }
-            output.write(eventTime.label(time) + "  " + labelled(text: text) + "\n")
+            // On a terminal wrapped to its width, continuations under the text; elsewhere whole.
+            let head = eventTime.label(time) + "  " + labelled(text: "")
+            for line in Formatting.wrap(line: head + text, width: Terminal.outputColumns, hanging: head.count) {
+                output.write(line + "\n")
+            }
         }
         output.flush()
     }
@@ -40,8 +44,7 @@ public final class LiveWriter: SessionOutput {
             // On a terminal the summary is wrapped to its width, as the dashboard leaves it.
             var lines = SessionText.summaryLines(summary, time: eventTime)
             lines[0] = labelled(text: lines[0])
-            let width = Terminal.isTerminal(.output) ? Terminal.size.columns : nil
-            for line in SessionText.wrapped(lines, width: width) { output.write(line + "\n") }
+            for line in SessionText.wrapped(lines, width: Terminal.outputColumns) { output.write(line + "\n") }
         }
         output.flush()
     }

@@ -17,6 +17,10 @@ public enum Terminal {
         return TerminalSize(rows: Int(window.ws_row), columns: Int(window.ws_col))
     }
 
+    /// The columns to wrap standard output's text to: the terminal's, or nil when standard output
+    /// is none (pipes and files get whole lines).
+    public static var outputColumns: Int? { isTerminal(.output) ? size.columns : nil }
+
     /// The input settings before `enterKeyMode`, to put back.
     public struct SavedMode {
         fileprivate var settings: termios

@@ -79,8 +79,7 @@ public enum SessionText {
     /// Summary lines for a terminal `width` columns wide (nil: no terminal, as they are): each
     /// wrapped at its words, continuations indented past the time.
     public static func wrapped(_ lines: [String], width: Int?) -> [String] {
-        guard let width else { return lines }
-        return lines.flatMap { Formatting.wrap(line: $0, width: width, hanging: 12) }
+        lines.flatMap { Formatting.wrap(line: $0, width: width, hanging: 12) }
     }
 }
 

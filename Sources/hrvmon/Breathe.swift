@@ -58,9 +58,11 @@ struct Breathe: ParsableCommand {
             colors: animated && Environment.value("NO_COLOR") == nil, audible: audible)
         // Where the rate comes from, when it is the stored assessment's.
         let source = rate == nil && chosen.name == "resonance" ? storedRate.map { " (\($0); --rate overrides)" } ?? "" : ""
-        var heading = ["\(chosen.name): \(Formatting.fixed(chosen.breathsPerMinute, digits: 1)) breaths a minute for \(Formatting.duration(duration))\(source)"]
+        // Each quantity on one line: `5 min 00 s` is not split when the heading is wrapped.
+        let pace = Formatting.unbroken(Formatting.fixed(chosen.breathsPerMinute, digits: 1) + " breaths")
+        var heading = ["\(chosen.name): \(pace) a minute for \(Formatting.unbroken(Formatting.duration(duration)))\(source)"]
         if breathing.acceptsKeys { heading.append(GuidedBreathing.keyHint) }
-        if animated { heading = heading.flatMap { Formatting.wrap(line: $0, width: Terminal.size.columns, hanging: 2) } }
+        heading = heading.flatMap { Formatting.wrap(line: $0, width: Terminal.outputColumns, hanging: 2) }
         var output = FileStream.standardOutput
         for line in heading { output.write(line + "\n") }
         output.flush()

@@ -119,7 +119,7 @@ struct Demo: ParsableCommand {
             return (time, time - start)
         }
         publisher?.close()
-        LiveSessionHost.say(host.whereKept(unsaved: "not saved: run `hrvmon demo --save` to keep it"), display: display.display)
+        host.sayWhereKept(unsaved: "not saved: run `hrvmon demo --save` to keep it", display: display.display)
     }
 
     /// The demo strap's LSL streams, opened before the session's clock starts, and whether an inlet

@@ -129,6 +129,16 @@ import Testing
         #expect(both.status == 2 && both.stderr.contains("--save keeps the session in the sessions directory"), "\(both.stderr)")
     }
 
+    /// With JSON Lines stdout stays JSON, and where the session went is said on stderr.
+    @Test func aSavedJSONLinesDemoSaysWhereOnStderr() throws {
+        let home = try Self.home()
+        let environment = ["XDG_DATA_HOME": home + "/data", "XDG_RUNTIME_DIR": home + "/run"]
+        let demo = try Hrvmon.run(["demo", "--speed", "1000", "--duration", "20", "--save", "--format", "jsonl"], environment: environment)
+        #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(demo.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") }, "\(demo.stdout)")
+        #expect(demo.stderr.hasPrefix("saved as session ") && demo.stderr.hasSuffix(" in \(home)/data/hrvmon/sessions; `hrvmon sessions` lists it\n"), "\(demo.stderr)")
+    }
+
     /// During the exercise the demo takes itself, session time runs at real time, so the pacer
     /// can be breathed with, and b does not stop that exercise; before and after, the demo is fast.
     @Test func theDemosExerciseRunsAtRealTime() throws {
@@ -235,6 +245,23 @@ import Testing
         #expect(terminal.screen.contains("  HR "))
         #expect(terminal.screen.contains(" beats, 0 malformed notifications in 20 s"))
         #expect(!terminal.alternateScreen)
+    }
+
+    /// --no-dashboard at 40 columns: the event lines are wrapped between words, continuations
+    /// under the text, and a path longer than the line is printed whole (the terminal folds it).
+    @Test func narrowLinesKeepWholeWordsAndPaths() throws {
+        let home = try Self.home() + "/a-directory-with-a-rather-long-name"
+        try FileManager.default.createDirectory(atPath: home + "/run", withIntermediateDirectories: true)
+        let terminal = try TmuxTerminal(width: 40, height: 30)
+        defer { terminal.close() }
+        try terminal.type(try Self.command("demo --no-dashboard --save --speed 1000 --duration 20", home: home))
+        #expect(terminal.wait { $0.contains("EXIT=0") }, "\(terminal.screen)")
+        // All of it, from the scrollback on; joined: the terminal's own folds undone.
+        let lines = try TmuxTerminal.tmux(["capture-pane", "-p", "-S", "-", "-t", terminal.name]).split(separator: "\n").map(String.init)
+        #expect(lines.contains("    0:00  sensor hrvmon demo strap"), "\(lines)")
+        #expect(lines.contains("          (00:00:5E:00:53:01)"), "\(lines)")
+        let joined = try TmuxTerminal.tmux(["capture-pane", "-p", "-J", "-S", "-", "-t", terminal.name])
+        #expect(joined.contains(" \(home)/data/hrvmon/sessions;"), "\(joined)")
     }
 
     /// Off a terminal (CI): line output from start to end, the stress prompt in the stress
