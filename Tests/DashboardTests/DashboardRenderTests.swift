@@ -16,6 +16,17 @@ import Testing
         return replay
     }
 
+    /// An exercise from 5:00 to 6:00, and the session ending at 6:40: too soon to measure its effect.
+    static func exerciseCutShort() throws -> DemoReplay {
+        let replay = try replay(until: 300)
+        replay.startExercise(at: 300)
+        replay.play(until: 360)
+        replay.run.toggleExercise(at: DemoReplay.start + 360)
+        replay.play(until: 400)
+        replay.run.finish(at: DemoReplay.start + 400, seconds: 400)
+        return replay
+    }
+
     /// Characters on the screen, escapes left out.
     static func visible(_ line: String) -> String {
         var result = ""
@@ -155,12 +166,7 @@ import Testing
     /// width, its time into the session (the demo's times of day never happened), and for an
     /// exercise the session ended too soon after, why its effect is missing.
     @Test func quitSummaryIsWrappedAndSaysWhyAnEffectIsMissing() throws {
-        let replay = try Self.replay(until: 300)
-        replay.startExercise(at: 300)
-        replay.play(until: 360)
-        replay.run.toggleExercise(at: DemoReplay.start + 360)
-        replay.play(until: 400)
-        replay.run.finish(at: DemoReplay.start + 400, seconds: 400)
+        let replay = try Self.exerciseCutShort()
         let wide = replay.state.closingLines(width: 1000)
         #expect(wide.count == 2)
         #expect(wide[0].hasPrefix("    6:40  ") && wide[0].contains(" beats, 0 malformed notifications in 6 min 40 s · RMSSD "), "\(wide)")

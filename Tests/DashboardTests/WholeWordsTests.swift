@@ -31,25 +31,19 @@ import Testing
         }
     }
 
-    static func replay(until seconds: Double) throws -> DemoReplay {
-        let replay = try DemoReplay()
-        replay.play(until: seconds)
-        return replay
-    }
-
     @Test func dashboardWhileCalibratingAndUnderStress() throws {
-        Self.expectWholeWords(try Self.replay(until: 100).state, "calibrating")
-        Self.expectWholeWords(try Self.replay(until: 300).state, "the stress prompt")
+        Self.expectWholeWords(try DashboardRenderTests.replay(until: 100).state, "calibrating")
+        Self.expectWholeWords(try DashboardRenderTests.replay(until: 300).state, "the stress prompt")
     }
 
     @Test func helpOverlay() throws {
-        var state = try Self.replay(until: 100).state
+        var state = try DashboardRenderTests.replay(until: 100).state
         _ = state.press(.character("?"))
         Self.expectWholeWords(state, "help")
     }
 
     @Test func pacerPanel() throws {
-        let replay = try Self.replay(until: 300)
+        let replay = try DashboardRenderTests.replay(until: 300)
         replay.startExercise(at: 300)
         replay.state.advancePacer(to: DemoReplay.start + 312.5)
         Self.expectWholeWords(replay.state, "pacer")
@@ -58,7 +52,7 @@ import Testing
     }
 
     @Test func exerciseDoneEffectAndEnd() throws {
-        let replay = try Self.replay(until: 300)
+        let replay = try DashboardRenderTests.replay(until: 300)
         replay.startExercise(at: 300)
         replay.play(until: 400)
         replay.startExercise(at: 400)
@@ -66,21 +60,15 @@ import Testing
         replay.run.toggleExercise(at: DemoReplay.start + 430)
         replay.play(until: 440)
         Self.expectWholeWords(replay.state, "exercise done")
-        Self.expectWholeWords(try Self.replay(until: 10_000).state, "effect and the end")
+        Self.expectWholeWords(try DashboardRenderTests.replay(until: 10_000).state, "effect and the end")
     }
 
     @Test func anExerciseCutShort() throws {
-        let replay = try Self.replay(until: 300)
-        replay.startExercise(at: 300)
-        replay.play(until: 360)
-        replay.run.toggleExercise(at: DemoReplay.start + 360)
-        replay.play(until: 400)
-        replay.run.finish(at: DemoReplay.start + 400, seconds: 400)
-        Self.expectWholeWords(replay.state, "cut short")
+        Self.expectWholeWords(try DashboardRenderTests.exerciseCutShort().state, "cut short")
     }
 
     @Test func typingANote() throws {
-        var state = try Self.replay(until: 100).state
+        var state = try DashboardRenderTests.replay(until: 100).state
         _ = state.press(.character("n"))
         for character in "slept badly" { _ = state.press(.character(character)) }
         Self.expectWholeWords(state, "note")
