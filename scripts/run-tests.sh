@@ -24,10 +24,6 @@ waiting_b='hrvmonTests\.(ReconnectTests|TwoSensorsTests|DoctorCommandTests|SoakT
 
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
-# Each process's xUnit file, with every test's wall time (waiting included), for the slowest list
-# at the end: where the suite's time goes.
-results=.build/test-results
-mkdir -p "$results"
 
 # --ignore-lock: the processes only read the build directory; SwiftPM's lock would run them one
 # after another. --disable-xctest: every test is a Swift Testing test, so XCTest's own run would
@@ -46,10 +42,10 @@ done
 
 start=$(date +%s)
 echo "== swift test in three processes; the output of the two waiting groups follows, then the timing suites alone"
-swift_test --filter "$waiting_a" --xunit-output "$results/waiting-a.xml" "$@" >"$logs/waiting-a" & first=$!
-swift_test --filter "$waiting_b" --xunit-output "$results/waiting-b.xml" "$@" >"$logs/waiting-b" & second=$!
+swift_test --filter "$waiting_a" "$@" >"$logs/waiting-a" & first=$!
+swift_test --filter "$waiting_b" "$@" >"$logs/waiting-b" & second=$!
 status=0
-swift_test --skip "$waiting_a" --skip "$waiting_b" --skip "$alone" --xunit-output "$results/computing.xml" "$@" | tee "$logs/computing" || status=1
+swift_test --skip "$waiting_a" --skip "$waiting_b" --skip "$alone" "$@" | tee "$logs/computing" || status=1
 wait "$first" || status=1
 wait "$second" || status=1
 for name in waiting-a waiting-b; do
@@ -57,11 +53,7 @@ for name in waiting-a waiting-b; do
     cat "$logs/$name"
 done
 echo "== swift test, the timing suites alone"
-swift_test --filter "$alone" --xunit-output "$results/timing.xml" "$@" | tee "$logs/timing" || status=1
+swift_test --filter "$alone" "$@" | tee "$logs/timing" || status=1
 echo "== the four runs finished in $(($(date +%s) - start)) s:"
 grep -h 'Test run with' "$logs"/* | sed 's/\x1b\[[0-9;]*m//g'
-echo "== the slowest tests (wall seconds, waiting on hrvmon included; all in $results):"
-for file in "$results"/*.xml; do
-    sed -n 's/.*classname="\([^"]*\)" name="\([^"]*\)" time="\([0-9.]*\)".*/\3 \1.\2/p' "$file" | sed "s|\$| ($(basename "$file" .xml))|"
-done | sort -rn | head -15 | awk '{ time = $1; $1 = ""; printf "%7.1f %s\n", time, $0 }'
 exit $status
