@@ -12,7 +12,8 @@ export SWIFT_BACKTRACE=enable=no
 runs=${RUNS:-10000000}
 out=.build/fuzz
 mkdir -p "$out/modules"
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g -I "$out/modules" -L "$out/modules")
+# -package-name: the modules share `package` declarations, as SwiftPM builds them.
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name hrvmon -I "$out/modules" -L "$out/modules")
 
 # swift-numerics' RealModule (the maths HRV uses) from the package's checkout; its C shims are
 # header-only, found through their module map.
