@@ -69,18 +69,15 @@ import Testing
     /// pylsl installed with `pip install --user`: its liblsl found under ~/.local by the real file
     /// system's wildcards, with no variable set; a PYLSL_LIB that names no file is passed over.
     @Test func aUsersPylslIsFoundUnderTheHomeDirectory() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-pylsl-\(UUID().uuidString)").path
+        let (home, userLibrary) = try LSLInlet.homeWithUserPylsl("pylsl")
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let lib = home + "/.local/lib/python3.11/site-packages/pylsl/lib"
-        try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: lib + "/liblsl.so", withDestinationPath: LSLInlet.library)
         let environment = ["HOME": home, "PYLSL_LIB": home + "/missing.so"]
         let library = try LSLLibrary.load(LSLSearch(environment: { environment[$0] })).get()
-        #expect(library.name == lib + "/liblsl.so")
+        #expect(library.name == userLibrary)
         #expect(library.version >= 114)
 
         // Without it, the failure names the places looked in and what to do.
-        try FileManager.default.removeItem(atPath: lib + "/liblsl.so")
+        try FileManager.default.removeItem(atPath: userLibrary)
         let search = LSLSearch(environment: { environment[$0] })
         guard search.candidates.allSatisfy({ !$0.name.hasPrefix("/") }), case .failure(let notFound) = LSLLibrary.load(search) else {
             return  // this machine has a liblsl of its own (a system pylsl or the .deb): nothing to say then

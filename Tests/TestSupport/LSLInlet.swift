@@ -11,6 +11,16 @@ public final class LSLInlet: @unchecked Sendable {
     public static let library = pylsl + "/pylsl/lib/liblsl.so"
     public static let script = Bundle.module.url(forResource: "lsl_inlet", withExtension: "py", subdirectory: "LSLInlet")!.path
 
+    /// A home directory with `pip install --user pylsl` in it, its liblsl the real one above;
+    /// returns the home and the path where that liblsl lies. The caller removes the home.
+    public static func homeWithUserPylsl(_ label: String) throws -> (home: String, library: String) {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-\(label)-\(UUID().uuidString)").path
+        let lib = home + "/.local/lib/python3.11/site-packages/pylsl/lib"
+        try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: lib + "/liblsl.so", withDestinationPath: library)
+        return (home, lib + "/liblsl.so")
+    }
+
     /// What the inlet printed: the stream infos ("rr", "markers"), then each stream's samples in
     /// the order received.
     public private(set) var infos: [String: [String: Any]] = [:]

@@ -172,11 +172,8 @@ import Testing
     /// pylsl's liblsl without $HRVMON_LIBLSL: through $PYLSL_LIB as pylsl reads it, and from a
     /// `pip install --user pylsl` under the home directory, found by itself.
     @Test func pylslsLiblslIsFoundWithoutHrvmonLiblsl() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-lsl-home-\(UUID().uuidString)").path
+        let (home, _) = try LSLInlet.homeWithUserPylsl("lsl-home")
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let lib = home + "/.local/lib/python3.11/site-packages/pylsl/lib"
-        try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: lib + "/liblsl.so", withDestinationPath: LSLInlet.library)
         // Resolution on this machine only, and liblsl's log kept quiet.
         let configuration = home + "/lsl_api.cfg"
         try "[multicast]\nResolveScope = machine\n[log]\nlevel = -3\n".write(toFile: configuration, atomically: true, encoding: .utf8)
