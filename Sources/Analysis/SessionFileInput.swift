@@ -16,10 +16,7 @@ extension SessionFileReader {
     /// `read(path:)` reads a file; errors name it `source`.
     public static func read(input: InputFile, source: String, detail: Detail = .full) throws -> SessionFile {
         var lines = Lines(source: source, detail: detail)
-        var piece = [UInt8](repeating: 0, count: pieceSize)
-        while case let count = try input.read(into: &piece), count > 0 {
-            try piece.withUnsafeBufferPointer { piece throws(RecordingError) in try lines.feed(UnsafeBufferPointer(rebasing: piece[..<count])) }
-        }
+        try input.forEachPiece(size: pieceSize) { try lines.feed($0) }
         return try lines.finish()
     }
 }

@@ -77,6 +77,15 @@ public final class InputFile {
         }
     }
 
+    /// Hands the rest of the input to `body` in pieces of up to `size` bytes, through one buffer:
+    /// for a reader that consumes a stream, so the input is never in memory whole.
+    public func forEachPiece(size: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        var piece = [UInt8](repeating: 0, count: size)
+        while case let count = try read(into: &piece), count > 0 {
+            try piece.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[..<count])) }
+        }
+    }
+
     /// The rest of the input.
     public func readToEnd() throws(FileOpenError) -> [UInt8] {
         var bytes: [UInt8] = []

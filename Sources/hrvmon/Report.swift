@@ -99,12 +99,7 @@ struct Report: ParsableCommand {
 
     private static func countIntervals(_ input: InputFile, source: String) throws -> Int {
         var reader = RRStreamReader(source: source)
-        var piece = [UInt8](repeating: 0, count: 1 << 16)
-        while case let count = try input.read(into: &piece), count > 0 {
-            try piece.withUnsafeBufferPointer { piece throws(RecordingError) in
-                try reader.consume(UnsafeBufferPointer(rebasing: piece[..<count])) { _ in }
-            }
-        }
+        try input.forEachPiece(size: 1 << 16) { try reader.consume($0) { _ in } }
         _ = try reader.finish { _ in }
         return reader.count
     }
