@@ -28,7 +28,7 @@ extension Formatting {
                 spaces += 1
                 continue
             }
-            let gap = max(1, spaces + 1)
+            let gap = spaces + 1
             spaces = 0
             if current.isEmpty {
                 current = String(word)

@@ -25,8 +25,11 @@ extension LineFields {
     }
 
     func optionalString(_ key: StaticString) throws(SessionFileReader.LineError) -> String? {
-        if isAbsent(key) { return nil }
-        return try string(key)
+        switch value(key) {
+        case nil, .null?: return nil
+        case .string(let value)?: return value
+        default: throw missing(key, "text")
+        }
     }
 
     func double(_ key: StaticString) throws(SessionFileReader.LineError) -> Double {
@@ -71,12 +74,6 @@ extension LineFields {
         }
     }
 
-    private func isAbsent(_ key: StaticString) -> Bool {
-        switch value(key) {
-        case nil, .null?: true
-        default: false
-        }
-    }
 
     private func missing(_ key: StaticString, _ kind: String) -> SessionFileReader.LineError {
         SessionFileReader.LineError(reason: "\"\(key)\" must be \(kind)")

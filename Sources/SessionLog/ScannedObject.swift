@@ -208,11 +208,7 @@ struct ScannedObject: LineFields {
     }
 
     private func keyMatches(_ member: Member, _ key: StaticString) -> Bool {
-        let length = key.utf8CodeUnitCount
-        guard Int(member.keyEnd - member.keyStart) == length else { return false }
-        let start = Int(member.keyStart)
-        for offset in 0..<length where bytes[start + offset] != key.utf8Start[offset] { return false }
-        return true
+        Int(member.keyEnd - member.keyStart) == key.utf8CodeUnitCount && literal(key, at: Int(member.keyStart))
     }
 }
 

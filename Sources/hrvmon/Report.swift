@@ -86,8 +86,6 @@ struct Report: ParsableCommand {
                 source: path, line: nil,
                 problem: "an RR recording (\(Formatting.count(count, "interval"))), not a session: it has no times of day, sensor, events or notes to report",
                 hint: analyze)
-        } catch let error as FileOpenError {
-            return error
         } catch let error as RecordingError {
             return RecordingError(
                 source: error.source, line: error.line, problem: "neither a session file nor an RR recording: \(error.problem)",
