@@ -31,7 +31,7 @@ public struct LSLSearch: Sendable {
     ///     `os.path.isfile`, with which pylsl takes `$PYLSL_LIB` literally: no wildcards.
     public init(
         environment: (String) -> String? = Environment.value, matching: (String) -> [String] = FileSystem.matching,
-        isFile: (String) -> Bool = { FileSystem.status($0)?.kind == .regular }
+        isFile: (String) -> Bool = FileSystem.isRegularFile
     ) {
         if let path = environment(LSLLibrary.pathVariable) {
             candidates = [Candidate(name: path, label: "\(LSLLibrary.pathVariable)=\(path)")]

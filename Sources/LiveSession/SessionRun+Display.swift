@@ -24,8 +24,7 @@ extension SessionRun {
             if case .lines(let format) = display { add(LiveWriter(format: format, sensor: sensor, time: eventTime)) }
             return nil
         }
-        var configuration = dashboardConfiguration(title: title, start: start, settings: settings)
-        configuration.eventTime = eventTime
+        let configuration = dashboardConfiguration(title: title, start: start, settings: settings, eventTime: eventTime)
         let dashboard = Dashboard(
             configuration: configuration, loop: loop, clock: clock,
             colors: Self.dashboardColors, bell: settings.breathing.bell)
@@ -42,11 +41,13 @@ extension SessionRun {
     }
 
     /// What the dashboard shows of this session: its title, start, breathing pattern and settings.
-    func dashboardConfiguration(title: String, start: Double, settings: Settings) -> DashboardState.Configuration {
+    func dashboardConfiguration(
+        title: String, start: Double, settings: Settings, eventTime: EventTime = .timeOfDay
+    ) -> DashboardState.Configuration {
         DashboardState.Configuration(
             title: title, start: start, pattern: session.judge.coach.pattern, exerciseSeconds: settings.breathing.minutes * 60,
             calibrationSeconds: settings.stress.calibration, onsetMargin: settings.stress.onsetMargin,
-            acceptsKeys: Terminal.isTerminal(.input))
+            acceptsKeys: Terminal.isTerminal(.input), eventTime: eventTime)
     }
 
     /// no-color.org: set and not empty means no colour.

@@ -39,6 +39,9 @@ public enum FileSystem {
 
     public static func isAllowed(_ path: String, _ access: Access) -> Bool { check(path, access) == nil }
 
+    /// A regular file (symbolic links followed) is at `path`.
+    public static func isRegularFile(_ path: String) -> Bool { status(path)?.kind == .regular }
+
     /// nil when the path cannot be stat'ed (missing, or a directory on the way is not searchable).
     public static func status(_ path: String) -> Status? {
         var info = stat()

@@ -62,7 +62,7 @@ public enum SessionStore {
         if reference.trimming(.spacesAndNewlines).isEmpty {
             throw DataDirectory.Failure(path: directory, reason: "SESSION is empty: give a session id; `hrvmon sessions` lists them")
         }
-        if reference.contains("/") || reference.hasSuffix(fileExtension) || (acceptingPaths && FileSystem.status(reference)?.kind == .regular) {
+        if reference.contains("/") || reference.hasSuffix(fileExtension) || (acceptingPaths && FileSystem.isRegularFile(reference)) {
             guard acceptingPaths else {
                 throw DataDirectory.Failure(path: reference, reason: "not a session id; `hrvmon sessions` lists them (only sessions in \(directory) are deleted)")
             }
