@@ -24,6 +24,9 @@ let package = Package(
 
         // Bytes of the GATT Heart Rate Service (0x2A37, 0x2A38).
         .target(name: "HeartRateProtocol"),
+        // Bytes of Polar's Measurement Data service (PMD): control-point requests and replies,
+        // ECG and accelerometer frames, sample times.
+        .target(name: "PolarMeasurementData"),
         // RR maths: ring buffer, artifact correction, rolling metrics, baselines, stress, breathing.
         .target(name: "HRV", dependencies: [numerics]),
         // Seeded scenario simulator producing RR ticks with ground truth.
@@ -91,7 +94,7 @@ let package = Package(
             ]),
         // What must hold for any input to a parser of outside data: scripts/fuzz.sh fuzzes it, the
         // test suite replays the corpora in Fuzz/corpus through it.
-        .target(name: "FuzzChecks", dependencies: ["HeartRateProtocol", "HRV", "Recordings", "Settings", "SessionLog", "Exports"]),
+        .target(name: "FuzzChecks", dependencies: ["HeartRateProtocol", "PolarMeasurementData", "HRV", "Recordings", "Settings", "SessionLog", "Exports"]),
 
         // MARK: The commands: each parses its arguments and hands over to the libraries.
 
@@ -116,6 +119,7 @@ let package = Package(
                 .copy("Fixtures"), .copy("FakeBlueZ"), .copy("FakeNotifications"), .copy("ReferenceReaders"), .copy("LSLInlet"),
             ]),
         .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Simulation"]),
+        .testTarget(name: "PolarMeasurementDataTests", dependencies: ["PolarMeasurementData"]),
         .testTarget(name: "HRVTests", dependencies: ["HRV", "Simulation", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "RecordingsTests", dependencies: ["HRV", "Simulation", "Recordings"]),
