@@ -57,7 +57,7 @@ let package = Package(
         // A small typed layer over libdbus: messages, values, signals, fds, driven by Platform's loop.
         .target(name: "DBus", dependencies: ["Platform", "CDBus"]),
         // org.bluez over D-Bus: the object tree, discovery, the heart-rate link and its recovery.
-        .target(name: "BlueZ", dependencies: ["Platform", "LivePipeline", "DBus"]),
+        .target(name: "BlueZ", dependencies: ["Platform", "PolarMeasurementData", "LivePipeline", "DBus"]),
         // The kernel's Bluetooth adapters through libbluetooth's HCI calls, as typed Swift values.
         .target(name: "BluetoothHCI", dependencies: ["Platform", "CBluetooth"]),
         // liblsl, the Lab Streaming Layer's library, loaded at run time when present: stream
@@ -89,8 +89,8 @@ let package = Package(
         .target(
             name: "LiveSession",
             dependencies: [
-                "Platform", "HeartRateProtocol", "HRV", "Simulation", "Settings", "LivePipeline", "SessionLog", "Presentation",
-                "UserData", "DBus", "BlueZ", "LabStreamingLayer", "Dashboard",
+                "Platform", "HeartRateProtocol", "PolarMeasurementData", "HRV", "Simulation", "Settings", "LivePipeline",
+                "SessionLog", "Presentation", "UserData", "DBus", "BlueZ", "LabStreamingLayer", "Dashboard",
             ]),
         // What must hold for any input to a parser of outside data: scripts/fuzz.sh fuzzes it, the
         // test suite replays the corpora in Fuzz/corpus through it.
