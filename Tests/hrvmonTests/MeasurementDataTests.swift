@@ -39,7 +39,7 @@ import Testing
         defer { fake.stop() }
         let monitor = try Self.monitor(fake)
         let motion = monitor.next(timeout: 20) { $0["type"] as? String == "motion" }
-        #expect(motion?["level"] as? String == "still", "\(monitor.allLines.suffix(30))\n\(fake.fakeLog.suffix(3000))")
+        #expect(motion?["level"] as? String == "still", "\(monitor.allLines.suffix(10))\n\(fake.fakeLog.suffix(2000))")
         #expect(motion?["posture"] as? String == "upright")
         let state = try fake.measurementData()
         #expect(Self.streams(state) == ["acc"])
@@ -90,7 +90,8 @@ import Testing
         #expect(Self.streams(try Self.waitForStrap(fake) { Self.streams($0) == ["acc"] }) == ["acc"])
         try fake.strapStops("acc")
         #expect(monitor.next { ($0["message"] as? String)?.contains("the strap stopped its accelerometer stream; starting it again") == true } != nil)
-        #expect(try Self.waitForStrap(fake) { $0["starts"] as? Int == 2 }["starts"] as? Int == 2)
+        // Started again once hrvmon has the strap's answer (a stop before it is not of a stream it knows).
+        #expect(monitor.next { ($0["message"] as? String) == "streaming the strap's accelerometer at 50 Hz" } != nil)
         try fake.strapStops("acc")
         #expect(monitor.next { ($0["message"] as? String) == "the strap stopped its accelerometer stream" } != nil)
         monitor.signal(SIGINT)
