@@ -24,6 +24,9 @@ let package = Package(
 
         // Bytes of the GATT Heart Rate Service (0x2A37, 0x2A38).
         .target(name: "HeartRateProtocol"),
+        // Bytes of Polar's Measurement Data service (PMD): control-point requests and replies,
+        // ECG and accelerometer frames, sample times.
+        .target(name: "PolarMeasurementData"),
         // RR maths: ring buffer, artifact correction, rolling metrics, baselines, stress, breathing.
         .target(name: "HRV", dependencies: [numerics]),
         // Seeded scenario simulator producing RR ticks with ground truth.
@@ -54,7 +57,7 @@ let package = Package(
         // A small typed layer over libdbus: messages, values, signals, fds, driven by Platform's loop.
         .target(name: "DBus", dependencies: ["Platform", "CDBus"]),
         // org.bluez over D-Bus: the object tree, discovery, the heart-rate link and its recovery.
-        .target(name: "BlueZ", dependencies: ["Platform", "LivePipeline", "DBus"]),
+        .target(name: "BlueZ", dependencies: ["Platform", "PolarMeasurementData", "LivePipeline", "DBus"]),
         // The kernel's Bluetooth adapters through libbluetooth's HCI calls, as typed Swift values.
         .target(name: "BluetoothHCI", dependencies: ["Platform", "CBluetooth"]),
         // liblsl, the Lab Streaming Layer's library, loaded at run time when present: stream
@@ -86,12 +89,12 @@ let package = Package(
         .target(
             name: "LiveSession",
             dependencies: [
-                "Platform", "HeartRateProtocol", "HRV", "Simulation", "Settings", "LivePipeline", "SessionLog", "Presentation",
-                "UserData", "DBus", "BlueZ", "LabStreamingLayer", "Dashboard",
+                "Platform", "HeartRateProtocol", "PolarMeasurementData", "HRV", "Simulation", "Settings", "LivePipeline",
+                "SessionLog", "Presentation", "UserData", "DBus", "BlueZ", "LabStreamingLayer", "Dashboard",
             ]),
         // What must hold for any input to a parser of outside data: scripts/fuzz.sh fuzzes it, the
         // test suite replays the corpora in Fuzz/corpus through it.
-        .target(name: "FuzzChecks", dependencies: ["HeartRateProtocol", "HRV", "Recordings", "Settings", "SessionLog", "Exports"]),
+        .target(name: "FuzzChecks", dependencies: ["HeartRateProtocol", "PolarMeasurementData", "HRV", "Recordings", "Settings", "SessionLog", "Exports"]),
 
         // MARK: The commands: each parses its arguments and hands over to the libraries.
 
@@ -116,6 +119,7 @@ let package = Package(
                 .copy("Fixtures"), .copy("FakeBlueZ"), .copy("FakeNotifications"), .copy("ReferenceReaders"), .copy("LSLInlet"),
             ]),
         .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Simulation"]),
+        .testTarget(name: "PolarMeasurementDataTests", dependencies: ["PolarMeasurementData"]),
         .testTarget(name: "HRVTests", dependencies: ["HRV", "Simulation", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "RecordingsTests", dependencies: ["HRV", "Simulation", "Recordings"]),

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # libFuzzer targets for every parser of outside input (swiftc -sanitize=fuzzer,address): the 0x2A37
-# parser, the RR/CSV reader, the session-file reader and the configuration reader. Each runs
-# RUNS executions (default 10 million) from its corpus in Fuzz/corpus/TARGET, grown in
-# .build/fuzz/corpus/TARGET; a crash stops the script and leaves the input in .build/fuzz/ (make it
-# a regression test). Afterwards the inputs that reach new code are merged into Fuzz/corpus.
+# parser, Polar's PMD frames and control-point replies, the RR/CSV reader, the session-file reader
+# and the configuration reader. Each runs RUNS executions (default 10 million) from its corpus in
+# Fuzz/corpus/TARGET, grown in .build/fuzz/corpus/TARGET; a crash stops the script and leaves the
+# input in .build/fuzz/ (make it a regression test). Afterwards the inputs that reach new code are merged into Fuzz/corpus.
 # Usage: scripts/fuzz.sh [TARGET...]   (RUNS=1000 scripts/fuzz.sh for a quick check)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +22,7 @@ numerics=.build/checkouts/swift-numerics/Sources
 flags+=(-I "$numerics/_NumericsShims/include")
 
 # The library modules, in dependency order, as static libraries with coverage instrumentation.
-modules=(HeartRateProtocol RealModule HRV Recordings Settings LivePipeline SessionLog Exports FuzzChecks)
+modules=(HeartRateProtocol PolarMeasurementData RealModule HRV Recordings Settings LivePipeline SessionLog Exports FuzzChecks)
 links=()
 for module in "${modules[@]}"; do
     links=("-l$module" "${links[@]}")  # dependants before their dependencies
@@ -33,7 +33,7 @@ for module in "${modules[@]}"; do
 done
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(HeartRateMeasurement RRFile SessionFile SettingsFile)
+[ ${#targets[@]} -gt 0 ] || targets=(HeartRateMeasurement RRFile SessionFile SettingsFile PolarMeasurementData)
 # One fuzzer; it runs the check it is named after (FuzzCheck's target names).
 swiftc "${flags[@]}" Fuzz/FuzzTarget.swift "${links[@]}" -o "$out/FuzzTarget" 2> >(grep -v "warning: Cannot export" >&2)
 for target in "${targets[@]}"; do

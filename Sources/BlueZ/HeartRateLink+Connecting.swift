@@ -60,11 +60,20 @@ extension HeartRateLink {
         onEvent(.notice(reason))
         connectNotBefore = EventLoop.now() + pacing.delayAfterFailure()
         let epoch = epoch
-        client.call(device.path, BlueZNames.device, "Disconnect") { [weak self] result in
-            guard let self, epoch == self.epoch, !self.isStopping, case .failure(let error) = result else { return }
-            self.retryLater("disconnecting from \(device.displayName) failed: \(error)")
-            if self.isSubscribed { self.armWatchdog() }
+        var disconnecting = false
+        let disconnect = { [weak self] in
+            guard let self, !disconnecting, epoch == self.epoch, !self.isStopping else { return }
+            disconnecting = true
+            self.client.call(device.path, BlueZNames.device, "Disconnect") { [weak self] result in
+                guard let self, epoch == self.epoch, !self.isStopping, case .failure(let error) = result else { return }
+                self.retryLater("disconnecting from \(device.displayName) failed: \(error)")
+                if self.isSubscribed { self.armWatchdog() }
+            }
         }
+        // A strap left streaming stays awake: stop its Measurement Data streams before leaving,
+        // waiting a few seconds at most for a link that may not answer.
+        measurementData.stopStreams(completion: disconnect)
+        loop.schedule(after: 3, disconnect)
     }
 
     func connectLater(_ reason: String, after delay: Double) {

@@ -19,6 +19,7 @@ extension HeartRateLink {
         retry?.cancel()
         retry = nil
         informationRead = []
+        measurementData.linkDown()
         // Not yet up: a connection in flight keeps its deadline.
         guard isLinkUp else { return }
         isLinkUp = false
@@ -32,6 +33,10 @@ extension HeartRateLink {
     /// BlueZ ends every session with the characteristic's object: the device was removed, its GATT
     /// cache cleared, or its services changed. A new subscription is needed when it is back.
     func forgetSubscriptionIfCharacteristicGone() {
+        if let controlPoint = measurementData.controlPoint, client.tree.properties(controlPoint, BlueZNames.gattCharacteristic) == nil {
+            measurementData.linkDown()
+            measurementData.controlPoint = nil
+        }
         guard let characteristicPath, client.tree.properties(characteristicPath, BlueZNames.gattCharacteristic) == nil else { return }
         closeAcquiredSocket()
         self.characteristicPath = nil
@@ -82,8 +87,9 @@ extension HeartRateLink {
 
     // MARK: Stopping
 
-    /// Stops notifications, disconnects and calls `completion` once BlueZ has answered (or after
-    /// `timeout`). Notifications that arrive meanwhile are still delivered.
+    /// Stops the Measurement Data streams, then notifications, disconnects and calls `completion`
+    /// once BlueZ has answered (or after `timeout`). Notifications that arrive meanwhile are still
+    /// delivered.
     public func stop(timeout: Double = 3, completion: @escaping () -> Void) {
         guard !isStopping else { return }
         isStopping = true
@@ -97,6 +103,10 @@ extension HeartRateLink {
         }
         loop.schedule(after: timeout, finish)
         discovery?.stop()
+        measurementData.stopStreams { [weak self] in self?.stopHeartRate(finish) }
+    }
+
+    private func stopHeartRate(_ finish: @escaping () -> Void) {
         let device = ourDevice
         let disconnect = { [weak self] in
             guard let self, let device, device.hasLink else { return finish() }

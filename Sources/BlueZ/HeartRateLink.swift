@@ -1,5 +1,6 @@
 import LivePipeline
 import Platform
+import PolarMeasurementData
 
 /// Keeps one heart-rate sensor connected and notifying, whatever BlueZ and the radio do: finds it
 /// (discovering when needed), connects, waits for ServicesResolved, subscribes to 0x2A37 with
@@ -28,6 +29,10 @@ public final class HeartRateLink {
         public var resolveTimeout = 30.0
         /// No notification for this long while subscribed: re-subscribe; twice: reconnect.
         public var watchdog = 10.0
+        /// Start the strap's accelerometer when it offers Polar's Measurement Data service.
+        public var motion = true
+        /// Start its ECG too.
+        public var ecg = false
 
         public init(device: String) {
             self.device = device
@@ -46,6 +51,9 @@ public final class HeartRateLink {
         /// Beats may have been missed here (link loss, a hung-up socket, a stall): the next beat
         /// is not the neighbour of the previous one.
         case gap
+        /// A frame of Polar's Measurement Data service (accelerometer, ECG) and its stream's
+        /// sample rate (Hz).
+        case measurementData(PMDFrame, sampleRate: Double)
     }
 
     enum Subscription {
@@ -88,15 +96,19 @@ public final class HeartRateLink {
     var lastNotification = 0.0
     var stalls = 0
     var isStopping = false
+    let measurementData: MeasurementDataClient
 
     public init(client: BlueZClient, loop: EventLoop, configuration: Configuration) {
         self.client = client
         self.loop = loop
         self.configuration = configuration
         pacing = ConnectPacing(initial: configuration.reconnectInitial, maximum: configuration.reconnectMaximum)
+        let wanted: [PMDMeasurementType] = (configuration.motion ? [.acc] : []) + (configuration.ecg ? [.ecg] : [])
+        measurementData = MeasurementDataClient(client: client, loop: loop, wanted: wanted)
     }
 
     public func start() {
+        measurementData.onEvent = { [weak self] in self?.onEvent($0) }
         client.onChange = { [weak self] in self?.handle($0) }
         client.start()
     }
@@ -105,7 +117,7 @@ public final class HeartRateLink {
 
     func handle(_ change: BlueZClient.Change) {
         guard !isStopping else {
-            if case .value(let path, let bytes) = change, path == characteristicPath, receivesPropertyValues { deliver(bytes) }
+            if case .value(let path, let bytes) = change { take(bytes, from: path) }
             return
         }
         switch change {
@@ -119,7 +131,27 @@ public final class HeartRateLink {
         case .changed(let path), .removed(let path, _):
             if mayConcernUs(path) { evaluate() }
         case .value(let path, let bytes):
-            if path == characteristicPath, receivesPropertyValues { deliver(bytes) }
+            take(bytes, from: path)
+        }
+    }
+
+    /// A characteristic's new value: a heart-rate notification, or one of Measurement Data's.
+    func take(_ bytes: [UInt8], from path: String) {
+        if path == characteristicPath {
+            if receivesPropertyValues { deliver(bytes) }
+        } else {
+            _ = measurementData.receive(path, bytes)
+        }
+    }
+
+    /// Whether the strap touches the skin (0x2A37's contact bits): the Measurement Data streams
+    /// are stopped while it does not, and started again when it does.
+    public func sensorContact(_ detected: Bool) {
+        guard !isStopping else { return }
+        if detected {
+            measurementData.resume()
+        } else if measurementData.phase == .working || measurementData.phase == .settled {
+            measurementData.stopStreams(pausing: true)
         }
     }
 
@@ -195,6 +227,7 @@ public final class HeartRateLink {
         characteristicPath = characteristic.path
         readSensorInformation(device)
         subscribe(characteristic, device)
+        measurementData.linkReady(device)
     }
 
     func currentDevice(on adapter: Adapter) -> Device? {

@@ -71,13 +71,17 @@ public struct ObjectTree: Sendable {
 
     /// The characteristic `characteristic` inside a service `service` of the device at `devicePath`.
     public func characteristic(_ characteristic: AssignedNumber, in service: AssignedNumber, of devicePath: String) -> Characteristic? {
+        self.characteristic(uuid: characteristic.uuid, inService: service.uuid, of: devicePath)
+    }
+
+    /// The same for 128-bit UUIDs (lower case, as BlueZ writes them), e.g. Polar's PMD service.
+    public func characteristic(uuid: String, inService serviceUUID: String, of devicePath: String) -> Characteristic? {
         let prefix = devicePath + "/"
         for (path, interfaces) in objects where path.hasPrefix(prefix) {
             guard let properties = interfaces[BlueZNames.gattCharacteristic],
-                  let uuid = properties["UUID"]?.string, characteristic.matches(uuid),
+                  properties["UUID"]?.string?.lowercased() == uuid,
                   let servicePath = properties["Service"]?.string,
-                  let serviceUUID = self.properties(servicePath, BlueZNames.gattService)?["UUID"]?.string,
-                  service.matches(serviceUUID)
+                  self.properties(servicePath, BlueZNames.gattService)?["UUID"]?.string?.lowercased() == serviceUUID
             else { continue }
             return Characteristic(path: path, properties)
         }
@@ -153,10 +157,13 @@ public struct Device: Equatable, Sendable {
 public struct Characteristic: Equatable, Sendable {
     public let path: String
     public let isNotifying: Bool
+    /// The ATT MTU of the link, while connected (BlueZ 5.62+).
+    public let mtu: Int?
 
     init(path: String, _ properties: ObjectTree.Properties) {
         self.path = path
         isNotifying = properties["Notifying"]?.bool ?? false
+        mtu = properties["MTU"]?.integer
     }
 }
 

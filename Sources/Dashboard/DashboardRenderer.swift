@@ -200,6 +200,18 @@ extension DashboardState {
         ]
     }
 
+    /// How long a second of motion stays on screen without a newer one (the strap's streams stop
+    /// with its contact, and after a reconnect they take a few seconds to start).
+    static let motionShownFor = 5.0
+
+    /// "walking 108 steps/min · upright", "still · lying".
+    static func words(_ motion: MotionSecond) -> String {
+        var words = motion.level.rawValue
+        if let cadence = motion.cadence { words += " \(Int(cadence.rounded())) steps/min" }
+        if let posture = motion.posture { words += " · \(posture.rawValue)" }
+        return words
+    }
+
     private var signalLine: StyledLine {
         var line = StyledLine("  signal  ")
         switch contact {
@@ -214,6 +226,7 @@ extension DashboardState {
         }
         if let battery { line.append("  ·  battery \(battery) %") }
         if let location { line.append("  ·  \(location)") }
+        if let motion, now - motion.time < Self.motionShownFor { line.append("  ·  " + Self.words(motion.second)) }
         if let window = latest?.rmssdWindow {
             line.append("  ·  ")
             line.append("corrected \(Formatting.fixed(100 * window.correctedShare, digits: 1)) %", window.isLowQuality ? .warning : .plain)

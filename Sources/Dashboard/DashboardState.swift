@@ -82,6 +82,8 @@ public struct DashboardState {
     /// The exercise that ended and waits for its measured effect: its pattern and length.
     public private(set) var finishedExercise: (pattern: String, seconds: Double)?
     public private(set) var effect: ExerciseEffect?
+    /// The strap's accelerometer, its latest second and when: nil without one.
+    public private(set) var motion: (second: MotionSecond, time: Double)?
     /// Newest last.
     public private(set) var log: [LoggedEvent] = []
     /// Set once the session has ended (the demo stays on screen until `q`).
@@ -105,6 +107,7 @@ public struct DashboardState {
         case .sensor(.bodySensorLocation(let place)): location = place
         case .sensor(.batteryLevel(let percent)): battery = percent
         case .notice, .note: break
+        case .motion(let second): motion = (second, time)
         case .resonanceStep(let mark):
             // The stepped pacer: each step paces its rate from its start; the end clears it.
             exercise = mark.rate.map { rate in

@@ -1,6 +1,7 @@
 import Exports
 import HRV
 import HeartRateProtocol
+import PolarMeasurementData
 import Recordings
 import SessionLog
 import Settings
@@ -14,6 +15,7 @@ public enum FuzzCheck: String, CaseIterable, Sendable {
     case rrFile = "RRFile"
     case sessionFile = "SessionFile"
     case settingsFile = "SettingsFile"
+    case polarMeasurementData = "PolarMeasurementData"
 
     public enum Outcome: Equatable, Sendable {
         case accepted
@@ -31,6 +33,7 @@ public enum FuzzCheck: String, CaseIterable, Sendable {
         case .rrFile: Self.rrFile(Array(bytes))
         case .sessionFile: Self.sessionFile(Array(bytes))
         case .settingsFile: Self.settingsFile(bytes)
+        case .polarMeasurementData: Self.polarMeasurementData(Array(bytes))
         }
     }
 
@@ -98,5 +101,32 @@ public enum FuzzCheck: String, CaseIterable, Sendable {
             }
         }
         return .accepted
+    }
+
+    /// Bytes from Polar's Measurement Data service, read as every kind of PMD message the strap
+    /// sends: a data frame's samples each get a time, in order, the last the frame's own; a
+    /// get-settings reply's choice is among what it offered; a feature read offers types 0-255.
+    private static func polarMeasurementData(_ bytes: [UInt8]) -> Outcome {
+        var outcome = Outcome.refused
+        if let frame = try? PMDFrame(parsing: bytes) {
+            var clock = PMDSampleClock()
+            for nominalRate in [0.0, 50, 130] {
+                let times = clock.sampleTimes(of: frame, nominalRate: nominalRate)
+                guard times.count == frame.samples.count, times.last == frame.timestamp, zip(times, times.dropFirst()).allSatisfy(<=) else {
+                    return .violated("sample times \(times) for \(frame.samples.count) samples ending at \(frame.timestamp)")
+                }
+            }
+            outcome = .accepted
+        }
+        if case .reply(let reply)? = try? PMDControlPointMessage(parsing: bytes), let settings = try? PMDAvailableSettings(parsing: reply.parameters) {
+            if let chosen = settings.choosing(sampleRate: 50, range: 8),
+               !settings.sampleRates.contains(chosen.sampleRate) || !settings.resolutions.contains(chosen.resolution)
+            {
+                return .violated("chose \(chosen) from \(settings)")
+            }
+            outcome = .accepted
+        }
+        if (try? PMDFeatures(parsing: bytes)) != nil { outcome = .accepted }
+        return outcome
     }
 }

@@ -13,6 +13,8 @@ public enum SessionEvent {
     case note(String)
     /// A step of a resonance-frequency assessment begins, or (without a rate) the assessment ends.
     case resonanceStep(ResonanceStepMark)
+    /// A second of the strap's accelerometer (Polar Measurement Data), summarised.
+    case motion(MotionSecond)
 }
 
 /// What is known about the sensor, as it becomes known.

@@ -1,5 +1,7 @@
 import BlueZ
+import HRV
 import HeartRateProtocol
+import PolarMeasurementData
 import Settings
 import UserData
 
@@ -24,11 +26,27 @@ extension SessionRun {
     public func follow(_ link: HeartRateLink, remembers: Bool = true, now: @escaping () -> Double) {
         var rememberedAddress: String?
         var sensor: Device?
+        var contact: Bool?
+        var motion: MotionMeter?
         link.onEvent = { [unowned self] event in
             let time = now()
             switch event {
             case .notification(let bytes):
+                // The strap's contact starts and stops its Measurement Data streams.
+                if let measurement = try? HeartRateMeasurement(parsing: bytes), measurement.sensorContact != .notSupported {
+                    let detected = measurement.sensorContact == .detected
+                    if contact != detected { link.sensorContact(detected) }
+                    contact = detected
+                }
                 receive(bytes, at: time)
+            case .measurementData(let frame, let sampleRate):
+                guard case .acceleration(let samples) = frame.samples else { break }
+                if motion?.sampleRate != sampleRate { motion = MotionMeter(sampleRate: sampleRate) }
+                for sample in samples {
+                    if let second = motion?.append(x: Double(sample.x), y: Double(sample.y), z: Double(sample.z)) {
+                        report(.motion(second), at: time)
+                    }
+                }
             case .gap:
                 breakContinuity(at: time)
             case .status(let status):

@@ -92,6 +92,12 @@ public struct SessionFile: Sendable {
         public var coherence: Double?
     }
 
+    /// A second of the strap's accelerometer (a `motion` line).
+    public struct Motion: Sendable {
+        public var time: Double
+        public var second: MotionSecond
+    }
+
     public struct LinkChange: Sendable {
         public var time: Double
         public var state: String
@@ -124,6 +130,8 @@ public struct SessionFile: Sendable {
     public var links: [LinkChange] = []
     /// The steps of a resonance assessment run in the session (`hrvmon resonance`), and its end.
     public var resonanceSteps: [ResonanceStepMark] = []
+    /// The accelerometer's seconds, when the strap had one (Polar Measurement Data).
+    public var motion: [Motion] = []
     public var summary: Summary?
     /// The line that was cut short by a crash or power loss, if the file ends with one.
     public var tornLine: Int?

@@ -93,6 +93,19 @@ struct SessionFileBuilder {
                 index: try fields.int("step"), rate: try fields.optionalDouble("bpm"), stepSeconds: try fields.double("step_s"),
                 settleSeconds: try fields.double("settle_s"), inhaleShare: try fields.double("inhale_share"),
                 time: try fields.double("t"), sessionSeconds: try fields.double("session_s")))
+        case "motion":
+            let levelName = try fields.string("level")
+            guard let level = MotionSecond.Level(rawValue: levelName) else {
+                throw LineError(reason: "level must be \(MotionSecond.Level.allCases.map(\.rawValue).joined(separator: ", ")), not '\(levelName)'")
+            }
+            let postureName = try fields.optionalString("posture")
+            let posture = try postureName.map { name throws(LineError) in
+                guard let posture = MotionSecond.Posture(rawValue: name) else { throw LineError(reason: "posture must be upright or lying, not '\(name)'") }
+                return posture
+            }
+            file!.motion.append(SessionFile.Motion(
+                time: try fields.double("t"),
+                second: MotionSecond(level: level, intensity: try fields.double("mg"), cadence: try fields.optionalDouble("spm"), posture: posture)))
         case "notice", "session":
             break
         default:

@@ -56,6 +56,13 @@ public enum SessionRecords {
             with(record("notice", time)) { $0.add("message", message) }
         case .note(let text):
             with(record("note", time)) { $0.add("text", text) }
+        case .motion(let second):
+            with(record("motion", time)) {
+                $0.add("level", second.level.rawValue)
+                $0.add("mg", (second.intensity * 10).rounded() / 10)
+                if let cadence = second.cadence { $0.add("spm", cadence.rounded()) }
+                if let posture = second.posture { $0.add("posture", posture.rawValue) }
+            }
         case .resonanceStep(let mark):
             with(record("resonance_step", mark.time)) {
                 $0.add("session_s", mark.sessionSeconds)

@@ -39,7 +39,7 @@ extension SensorOptions {
             let client = links.isEmpty ? bus.client : try bus.separateClient()
             let link = HeartRateLink(
                 client: client, loop: bus.loop,
-                configuration: .init(device: device, adapter: adapter, acquire: acquire, settings: settings.link))
+                configuration: linkConfiguration(device, settings))
             let address = device.isBluetoothAddress ? device.uppercased() : nil
             let header = SessionHeader(start: start, source: "live", deviceAddress: address, baseline: baseline, settings: settings)
             let host = try startingSession {

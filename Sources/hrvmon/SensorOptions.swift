@@ -22,6 +22,12 @@ struct SensorOptions: ParsableArguments {
     @Flag(help: "Receive notifications through an AcquireNotify socket (falls back to StartNotify when refused).")
     var acquire = false
 
+    @Flag(help: "Leave the strap's accelerometer off (it is started when the strap offers Polar's Measurement Data service).")
+    var noMotion = false
+
+    @Flag(help: "Start the strap's ECG stream too (Polar H10: 130 Hz, µV).")
+    var ecg = false
+
     @Option(parsing: .unconditional, help: "Seconds to scan when no sensor is given or remembered.")
     var scanTimeout: Double = 10
 
@@ -37,7 +43,7 @@ struct SensorOptions: ParsableArguments {
         let query = try devices.first ?? DataDirectory.lastSensor() ?? bus.chooseSensor(adapter: adapter, scanTimeout: scanTimeout)
         let link = HeartRateLink(
             client: bus.client, loop: bus.loop,
-            configuration: .init(device: query, adapter: adapter, acquire: acquire, settings: settings.link))
+            configuration: linkConfiguration(query, settings))
         return (query, link)
     }
 
@@ -77,6 +83,14 @@ struct SensorOptions: ParsableArguments {
 }
 
 extension SensorOptions {
+    /// The link to `device` as the options and the configuration file ask.
+    func linkConfiguration(_ device: String, _ settings: Settings) -> HeartRateLink.Configuration {
+        var configuration = HeartRateLink.Configuration(device: device, adapter: adapter, acquire: acquire, settings: settings.link)
+        configuration.motion = !noMotion
+        configuration.ecg = ecg
+        return configuration
+    }
+
     /// For the commands that follow one sensor: more than one `--device` is a usage error.
     func requireOneDevice(_ command: String) throws {
         if devices.count > 1 { throw ValidationError("\(command) follows one sensor: give --device once (monitor takes several)") }

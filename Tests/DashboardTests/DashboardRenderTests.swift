@@ -142,6 +142,21 @@ import Testing
         #expect(state.exercise == nil, "the end of the assessment clears the pacer")
     }
 
+    /// The strap's accelerometer, when it has one: its latest second on the signal line, gone once
+    /// it is five seconds old (streams stopped).
+    @Test func motionIsOnTheSignalLine() {
+        var state = DashboardState(configuration: .init(
+            title: "monitor", start: 1_000, pattern: .resonance(), exerciseSeconds: 120, calibrationSeconds: 180,
+            onsetMargin: 1.25, acceptsKeys: true))
+        state.apply(.motion(MotionSecond(level: .walking, intensity: 180, cadence: 108.4, posture: .upright)), at: 1_010)
+        let signal = state.render(size: Self.wide, colors: false).first { $0.hasPrefix("  signal  ") }
+        #expect(signal?.contains("  ·  walking 108 steps/min · upright") == true, "\(signal ?? "no signal line")")
+        state.apply(.motion(MotionSecond(level: .still, intensity: 8, posture: .lying)), at: 1_011)
+        #expect(state.render(size: Self.wide, colors: false).contains { $0.contains("  ·  still · lying") })
+        state.apply(.notice("later"), at: 1_017)
+        #expect(!state.render(size: Self.wide, colors: false).contains { $0.contains("still · lying") }, "stale motion stays up")
+    }
+
     /// The demo takes the exercise in its breathing segment; at the end its effect is shown.
     @Test func effectOfTheExerciseAndTheEnd() throws {
         let replay = try Self.replay(until: 10_000)

@@ -33,6 +33,8 @@ import Testing
         #"{"type":"effect","t":1795282903,"start_s":8,"end_s":69,"before":{"rmssd_ms":30,"hr_bpm":70,"beats":60},"during":{"rmssd_ms":45.25,"hr_bpm":65,"beats":70},"after":{"rmssd_ms":40,"hr_bpm":66,"beats":120},"coherence":{"mean":0.625,"peak_hz":0.1,"readings":10}}"#,
         #"{"type":"resonance_step","t":1795282904,"session_s":173,"step":0,"bpm":6.5,"step_s":120,"settle_s":30,"inhale_share":0.4}"#,
         #"{"type":"notice","t":1795282905,"message":"re-subscribed"}"#,
+        #"{"type":"motion","t":1795282905.5,"level":"walking","mg":182.4,"spm":108,"posture":"upright"}"#,
+        #"{"type":"motion","t":1795282905.6,"level":"still","mg":6}"#,
         #"{"type":"future","t":1795282906,"nested":{"a":[1,2,{"b":null}]},"x":1e3}"#,
         #"{"type":"hologram","t":1795282907}"#,
         #"{"type":"rr","t":1795282908.1,"recv":1795282908.1,"pkt":4,"seq":5,"rr_1024":790,"rr_ms":771.484375,"hr_bpm":77,"contact":"detected"}"# + "\r",

@@ -58,6 +58,11 @@ public final class FakeBluetooth: @unchecked Sendable {
         public var announceConnected = true
         /// How long after the link is up (and notifications flow) `Connected = true` is emitted.
         public var connectedSignalDelayMs = 0
+        /// Polar's Measurement Data service beside 0x180D, as the H10 has it (FakeBlueZ/pmd_strap.py).
+        public var pmd = false
+        /// How long after a start command the strap's first frame comes (25-30 s with some
+        /// Linux stacks: polar-ble-sdk #414, #424).
+        public var pmdStartDelayMs = 0
 
         public enum CodingKeys: String, CodingKey {
             case adapter, address, addressType = "address_type", name, rssi, paired, trusted, bonded
@@ -67,6 +72,7 @@ public final class FakeBluetooth: @unchecked Sendable {
             case connectDelayMs = "connect_delay_ms", resolveDelayMs = "resolve_delay_ms"
             case connectTimeoutMs = "connect_timeout_ms", mtu, appearance, icon, manufacturer, model
             case announceConnected = "announce_connected", connectedSignalDelayMs = "connected_signal_delay_ms"
+            case pmd, pmdStartDelayMs = "pmd_start_delay_ms"
         }
 
         /// A Polar H10 strap, unpaired, in range, worn on the chest, battery 87 %.
@@ -75,6 +81,13 @@ public final class FakeBluetooth: @unchecked Sendable {
             services: ["180d", "180f", "180a"], advertisedUUIDs: ["180d"],
             bodySensorLocation: 1, battery: 87, mtu: 232,
             manufacturer: "Polar Electro Oy", model: "H10")
+
+        /// The same H10 with its Polar Measurement Data service (accelerometer and ECG streams).
+        public static let polarH10WithPMD = {
+            var strap = polarH10
+            strap.pmd = true
+            return strap
+        }()
 
         /// A second strap for two-sensor sessions: a Garmin HRM-Pro, unpaired, in range, on the
         /// chest, battery 64 %.
@@ -283,6 +296,13 @@ public final class FakeBluetooth: @unchecked Sendable {
         try run("fail \(method) \(error)" + (message.map { " " + $0 } ?? ""))
     }
     public func sessions(_ device: String = FakeBluetooth.polar) throws -> [String: Any] { try run("sessions \(device)") }
+    /// The PMD strap's state: `streams` running, `writes` (each `hex` and whether `indications`
+    /// were on), `starts`, `stops`, `frames` per stream.
+    public func measurementData(_ device: String = FakeBluetooth.polar) throws -> [String: Any] { try run("pmd \(device) state") }
+    /// What the strap's accelerometer feels: "still", "walking" or "lying".
+    public func motion(_ kind: String, device: String = FakeBluetooth.polar) throws { try run("pmd \(device) motion \(kind)") }
+    /// The strap stops a stream ("acc", "ecg") by itself and says so.
+    public func strapStops(_ stream: String, device: String = FakeBluetooth.polar) throws { try run("pmd \(device) stop \(stream)") }
 
     // MARK: Lifecycle
 

@@ -25,6 +25,8 @@ import dbus.mainloop.glib
 import dbus.service
 from gi.repository import GLib
 
+from pmd_strap import PMD_CONTROL_POINT, PMD_DATA, PMD_SERVICE, PmdStrap
+
 PROPS = 'org.freedesktop.DBus.Properties'
 INTROSPECTABLE = 'org.freedesktop.DBus.Introspectable'
 OBJECT_MANAGER = 'org.freedesktop.DBus.ObjectManager'
@@ -788,6 +790,8 @@ class CharModel:
             return d.manufacturer.encode()
         if self.uuid == '2a24':
             return d.model.encode()
+        if self.uuid == PMD_CONTROL_POINT:
+            return bytes([0x0F, 0x05, 0x00])    # PMD features: ECG and ACC (polar-ble-sdk #281)
         return b''
 
     # gatt-client.c characteristic_read_value / chrc_read_cb
@@ -814,7 +818,18 @@ class CharModel:
     def write_value(self, value, options, ok, err):
         if not self.device.connected:
             raise bz_error('Failed', 'Not connected')
-        raise bz_error('NotSupported')
+        if 'write' not in self.flags:
+            raise bz_error('NotSupported')
+        strap = self.device.pmd
+
+        def done():
+            # The write response first, then the strap's answer as an indication.
+            if not self.device.connected:
+                err(bz_error('Failed', MSG_ATT_UNLIKELY))
+                return
+            ok()
+            strap.write(value)
+        later(self.fake.att_delay_ms, done)
 
     # gatt-client.c characteristic_start_notify
     def start_notify(self, sender, ok, err):
@@ -1050,6 +1065,8 @@ class DeviceModel:
         self.path = '%s/dev_%s' % (adapter.path, self.address.replace(':', '_'))
         self.name = cfg.get('name')
         self.services_cfg = [short_uuid(s) for s in cfg.get('services', ['180d', '180f'])]
+        # Polar's Measurement Data service beside the heart-rate one (pmd_strap.py).
+        self.pmd = PmdStrap(self, int(cfg.get('pmd_start_delay_ms', 0)), log) if cfg.get('pmd') else None
         adv = cfg.get('advertised_uuids')
         if adv is None:
             adv = self.services_cfg[:1]
@@ -1111,7 +1128,7 @@ class DeviceModel:
 
     # ---- helpers
     def full_uuids(self):
-        s = set(uuid128(u) for u in ['1800', '1801'] + self.services_cfg)
+        s = set(uuid128(u) for u in ['1800', '1801'] + self.services_cfg + ([PMD_SERVICE] if self.pmd else []))
         return sorted(s)
 
     def uuids_property(self):
@@ -1370,6 +1387,8 @@ class DeviceModel:
             self.battery1 = False
         for chrc in self.all_chrcs():
             chrc.link_down()
+        if self.pmd is not None:
+            self.pmd.link_down()
         if not self.fake.gatt_cache_enabled(self):
             # gatt_cache_cleanup: gatt_db_clear -> services unregistered
             self.fake.unexport_gatt(self)
@@ -1804,6 +1823,15 @@ class Fake:
                     h += 1
                 svc.chrcs.append(c)
             services.append(svc)
+        if d.pmd is not None:
+            svc = ServiceModel(d, h, PMD_SERVICE)
+            h += 1
+            for cu, flags in ((PMD_CONTROL_POINT, ['read', 'write', 'indicate']), (PMD_DATA, ['notify'])):
+                c = CharModel(svc, h, cu, flags)
+                c.descs.append(DescModel(c, h + 2, '2902'))
+                h += 3
+                svc.chrcs.append(c)
+            services.append(svc)
         d.gatt = services
 
     def export_gatt(self, d):
@@ -2027,6 +2055,19 @@ class Fake:
                                'clients': [{'sender': s, 'active': c['active'], 'filter': c['filter']}
                                            for s, c in a.clients.items()]}
             return {'adapters': out}
+        if cmd == 'pmd':
+            # pmd ADDRESS state | motion still|walking|lying | stop acc|ecg (the strap's own stop)
+            d = self.device_arg(args[0])
+            if d.pmd is None:
+                raise KeyError('device %s has no PMD service' % args[0])
+            if args[1:] == ['state']:
+                return d.pmd.state()
+            if len(args) == 3 and args[1] == 'motion' and args[2] in ('still', 'walking', 'lying'):
+                d.pmd.motion = args[2]
+                return {}
+            if len(args) == 3 and args[1] == 'stop' and args[2] in ('acc', 'ecg'):
+                return {'stopped': d.pmd.strap_stop(2 if args[2] == 'acc' else 0)}
+            raise ValueError('pmd ADDRESS state|motion still|walking|lying|stop acc|ecg')
         if cmd == 'ping':
             return {}
         raise ValueError('unknown command %r' % cmd)
