@@ -34,9 +34,12 @@ let package = Package(
         .target(name: "Settings", dependencies: ["HRV"]),
         // A live session's composition: packets in, beats, metrics and verdicts out; the events a
         // running session reports (link, sensor, notes).
-        .target(name: "LivePipeline", dependencies: ["HeartRateProtocol", "HRV"]),
+        .target(name: "LivePipeline", dependencies: ["HeartRateProtocol", "HRV", "SelfReport"]),
+        // What the wearer reports: check-ins and their tags, answers about stress episodes, the
+        // DASS-21 questionnaire and its scores.
+        .target(name: "SelfReport"),
         // The session file format, written and read; the resting history's records.
-        .target(name: "SessionLog", dependencies: ["HeartRateProtocol", "HRV", "Recordings", "Settings", "LivePipeline"]),
+        .target(name: "SessionLog", dependencies: ["HeartRateProtocol", "HRV", "Recordings", "Settings", "SelfReport", "LivePipeline"]),
         // A session in the formats of HRV research tools: Kubios RR text, EDF+, BIDS physio and
         // events, each with every beat as received and as corrected.
         .target(name: "Exports", dependencies: ["HRV", "SessionLog"]),
@@ -67,7 +70,7 @@ let package = Package(
         // by the text output, the dashboard and the HTML report.
         .target(name: "Presentation", dependencies: ["Platform", "HRV", "LivePipeline", "SessionLog", numerics]),
         // The user's data directory: session files, the resting history, the last sensor.
-        .target(name: "UserData", dependencies: ["Platform", "HRV", "Settings", "SessionLog"]),
+        .target(name: "UserData", dependencies: ["Platform", "HRV", "Settings", "SelfReport", "SessionLog"]),
         // Offline analysis of a recorded RR file, or of session files (replayed through the live
         // pipeline): the summary, the step series, the stress verdicts, sessions and days in review.
         .target(
@@ -75,7 +78,7 @@ let package = Package(
             dependencies: ["Platform", "HRV", "Recordings", "Settings", "LivePipeline", "SessionLog", "Presentation", "UserData"]),
         // The live terminal dashboard: state, rendering, keys, the breathing pacer bar.
         .target(
-            name: "Dashboard", dependencies: ["Platform", "HeartRateProtocol", "HRV", "LivePipeline", "Presentation"]),
+            name: "Dashboard", dependencies: ["Platform", "HeartRateProtocol", "HRV", "SelfReport", "LivePipeline", "Presentation"]),
         // The HTML report of one session or of days: pages, SVG charts.
         .target(name: "Report", dependencies: ["Platform", "HRV", "Settings", "SessionLog", "Presentation", numerics]),
         // `hrvmon doctor`'s checks of the whole chain: kernel, bus, bluetoothd, adapter, rfkill,
@@ -86,7 +89,7 @@ let package = Package(
         .target(
             name: "LiveSession",
             dependencies: [
-                "Platform", "HeartRateProtocol", "HRV", "Simulation", "Settings", "LivePipeline", "SessionLog", "Presentation",
+                "Platform", "HeartRateProtocol", "HRV", "Simulation", "Settings", "SelfReport", "LivePipeline", "SessionLog", "Presentation",
                 "UserData", "DBus", "BlueZ", "LabStreamingLayer", "Dashboard",
             ]),
         // What must hold for any input to a parser of outside data: scripts/fuzz.sh fuzzes it, the
@@ -98,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "hrvmon",
             dependencies: [
-                "Platform", "HRV", "Simulation", "Recordings", "Settings", "SessionLog", "Exports",
+                "Platform", "HRV", "Simulation", "Recordings", "Settings", "SelfReport", "SessionLog", "Exports",
                 "Presentation", "UserData", "Analysis", "DBus", "BlueZ", "BluetoothHCI", "LabStreamingLayer", "Dashboard", "Report", "Doctor",
                 "LiveSession", argumentParser, numerics,
             ]),
@@ -121,6 +124,7 @@ let package = Package(
         .testTarget(name: "RecordingsTests", dependencies: ["HRV", "Simulation", "Recordings"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
         .testTarget(name: "LivePipelineTests", dependencies: ["HRV", "LivePipeline", "TestSupport"]),
+        .testTarget(name: "SelfReportTests", dependencies: ["SelfReport"]),
         .testTarget(name: "SessionLogTests", dependencies: ["HRV", "Recordings", "SessionLog"]),
         .testTarget(
             name: "ExportsTests",

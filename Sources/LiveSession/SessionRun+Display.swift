@@ -1,6 +1,7 @@
 import Dashboard
 import Platform
 import Presentation
+import SelfReport
 import Settings
 
 /// How a running session is shown.
@@ -32,6 +33,8 @@ extension SessionRun {
             switch command {
             case .toggleExercise: toggleExercise(at: clock())
             case .saveNote(let text): report(.note(text), at: clock())
+            case .saveCheckIn(let checkIn): report(.checkIn(checkIn), at: clock())
+            case .answerEpisode(let episode, let answer): label(episode: episode, answer, via: "dashboard", at: clock())
             case .quit: stop()
             case .redrawAll: break
             }
@@ -68,7 +71,9 @@ extension SessionRun {
 
     /// Suggestions as desktop notifications too, when `notify.desktop` is on and a session bus
     /// runs; naming the sensor when the session is one of several.
-    func notifyDesktop(_ settings: Settings.Notify, loop: EventLoop, namesSensor: Bool) {
-        if let notifier = DesktopNotifier(settings, loop: loop, namesSensor: namesSensor) { add(notifier) }
+    func notifyDesktop(_ settings: Settings.Notify, loop: EventLoop, namesSensor: Bool, clock: @escaping () -> Double) {
+        guard let notifier = DesktopNotifier(settings, loop: loop, namesSensor: namesSensor) else { return }
+        notifier.onAnswer = { [unowned self] episode, answer in label(episode: episode, answer, via: "notification", at: clock()) }
+        add(notifier)
     }
 }

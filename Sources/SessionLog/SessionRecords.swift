@@ -1,6 +1,7 @@
 import HRV
 import HeartRateProtocol
 import LivePipeline
+import SelfReport
 import Settings
 
 /// The JSON Lines of a session: what the session file holds and `monitor --format jsonl` prints,
@@ -56,6 +57,15 @@ public enum SessionRecords {
             with(record("notice", time)) { $0.add("message", message) }
         case .note(let text):
             with(record("note", time)) { $0.add("text", text) }
+        case .checkIn(let checkIn):
+            with(record("checkin", time)) { $0.addFields(of: checkIn) }
+        case .label(let label):
+            with(record("label", time)) {
+                $0.add("episode", label.episode)
+                $0.add("start_s", label.start)
+                $0.add("answer", label.answer.rawValue)
+                $0.add("via", label.via)
+            }
         case .resonanceStep(let mark):
             with(record("resonance_step", mark.time)) {
                 $0.add("session_s", mark.sessionSeconds)
