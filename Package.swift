@@ -75,7 +75,7 @@ let package = Package(
         // pipeline): the summary, the step series, the stress verdicts, sessions and days in review.
         .target(
             name: "Analysis",
-            dependencies: ["Platform", "HRV", "Recordings", "Settings", "LivePipeline", "SessionLog", "Presentation", "UserData"]),
+            dependencies: ["Platform", "HRV", "Recordings", "Settings", "SelfReport", "LivePipeline", "SessionLog", "Presentation", "UserData"]),
         // The live terminal dashboard: state, rendering, keys, the breathing pacer bar.
         .target(
             name: "Dashboard", dependencies: ["Platform", "HeartRateProtocol", "HRV", "SelfReport", "LivePipeline", "Presentation"]),
@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
         .testTarget(name: "LivePipelineTests", dependencies: ["HRV", "LivePipeline", "TestSupport"]),
         .testTarget(name: "SelfReportTests", dependencies: ["SelfReport"]),
-        .testTarget(name: "SessionLogTests", dependencies: ["HRV", "Recordings", "SessionLog"]),
+        .testTarget(name: "SessionLogTests", dependencies: ["HRV", "Recordings", "SelfReport", "LivePipeline", "SessionLog"]),
         .testTarget(
             name: "ExportsTests",
             dependencies: ["HeartRateProtocol", "HRV", "Settings", "LivePipeline", "SessionLog", "Exports", "TestSupport"]),
@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(name: "UserDataTests", dependencies: ["Platform", "HRV", "SessionLog", "UserData"]),
         .testTarget(
             name: "AnalysisTests", dependencies: ["Platform", "HRV", "Recordings", "SessionLog", "Analysis", "TestSupport"]),
-        .testTarget(name: "DashboardTests", dependencies: ["Platform", "HRV", "Dashboard", "TestSupport"]),
+        .testTarget(name: "DashboardTests", dependencies: ["Platform", "HRV", "SelfReport", "LivePipeline", "Dashboard", "TestSupport"]),
         .testTarget(name: "ReportTests", dependencies: ["Platform", "SessionLog", "Report", "TestSupport"]),
         .testTarget(name: "DoctorTests", dependencies: ["Platform", "DBus", "BlueZ", "BluetoothHCI", "Doctor"]),
         .testTarget(

@@ -91,14 +91,19 @@ public final class DesktopNotifier: SessionOutput {
         show(Bubble(summary: summary, body: suggestion.reason + ".\n" + suggestion.tip, episode: nil))
     }
 
+    /// Sends `bubble`, or keeps it until the last one's id is known; a question waits only
+    /// where no suggestion does (the suggestion is what to do now).
     private func show(_ bubble: Bubble) {
-        if awaitingID { waiting = bubble } else { notify(bubble) }
+        guard awaitingID else { return notify(bubble) }
+        if bubble.episode == nil || waiting?.episode != nil || waiting == nil { waiting = bubble }
     }
 
     /// Sends what is queued before the process ends: a bubble waiting for its predecessor's id
     /// waits for it (up to a second), so it still replaces that bubble.
     public func finish(_ summary: SessionSummary) {
         isFinished = true
+        // A question no one can answer once the session has ended is not asked.
+        if waiting?.episode != nil { waiting = nil }
         if waiting != nil { connection.dispatch(forAtMost: 1) { !awaitingID } }
         if let waiting {
             self.waiting = nil

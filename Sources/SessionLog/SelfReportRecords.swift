@@ -66,9 +66,9 @@ extension JSONObject {
     public mutating func addFields(of checkIn: CheckIn) {
         add("mood", checkIn.mood.rawValue)
         add("mood_words", checkIn.mood.words)
-        add("doing", checkIn.doing)
-        add("with", checkIn.company)
-        add("where", checkIn.place)
+        for question in CheckIn.Question.allCases {
+            if let answer = question.answer(in: checkIn) { add(question.rawValue, answer) }
+        }
     }
 }
 
