@@ -3,6 +3,7 @@ import Platform
 import Presentation
 import SelfReport
 import Settings
+import UserData
 
 /// How a running session is shown.
 public enum SessionDisplay: Equatable, Sendable {
@@ -43,14 +44,15 @@ extension SessionRun {
         return dashboard
     }
 
-    /// What the dashboard shows of this session: its title, start, breathing pattern and settings.
+    /// What the dashboard shows of this session: its title, start, breathing pattern and settings,
+    /// and the earlier check-ins' answers its `c` completes to.
     func dashboardConfiguration(
         title: String, start: Double, settings: Settings, eventTime: EventTime = .timeOfDay
     ) -> DashboardState.Configuration {
         DashboardState.Configuration(
             title: title, start: start, pattern: session.judge.coach.pattern, exerciseSeconds: settings.breathing.minutes * 60,
             calibrationSeconds: settings.stress.calibration, onsetMargin: settings.stress.onsetMargin,
-            acceptsKeys: Terminal.isTerminal(.input), eventTime: eventTime)
+            acceptsKeys: Terminal.isTerminal(.input), eventTime: eventTime, vocabulary: CheckInVocabulary(SelfReportStore.earlierCheckIns()))
     }
 
     /// no-color.org: set and not empty means no colour.

@@ -62,7 +62,7 @@ public enum SelfReportStore {
 
 extension SelfReportStore {
     /// Sessions read for earlier check-ins: the newest ones, enough for the tags in use.
-    public static let sessionsForVocabulary = 60
+    public static let sessionsForVocabulary = 20
 
     /// Earlier check-ins, oldest first: the diary's and those in the newest sessions (files that
     /// cannot be read are passed over: this only offers completions).

@@ -46,20 +46,18 @@ struct DASS21Command: ParsableCommand {
                 if case .dass21(let result, let time) = entry { (result, time) } else { nil }
             }
         }
-        var output = FileStream.standardOutput
-        defer { output.flush() }
+        // print, as the questions are asked: one buffer keeps them in order.
         if history {
-            output.write(format == .json ? DASS21Text.historyJSON(kept) : DASS21Text.history(kept))
+            print(format == .json ? DASS21Text.historyJSON(kept) : DASS21Text.history(kept), terminator: "")
             return
         }
         if let due {
             let now = WallClock.now()
             guard let last = kept.last?.1, now - last < Double(due) * 86_400 else {
-                output.write("the DASS-21 is due: `hrvmon dass21` asks its 21 questions (about 5 minutes)\n")
+                print("the DASS-21 is due: `hrvmon dass21` asks its 21 questions (about 5 minutes)")
                 return
             }
-            output.write("not due: last taken \(WallClock.day(last)); due after \(due) days\n")
-            output.flush()
+            print("not due: last taken \(WallClock.day(last)); due after \(due) days")
             throw ExitCode(1)
         }
         let result = try answers.map { try DASS21.parse(answers: $0) } ?? ask()
@@ -70,7 +68,7 @@ struct DASS21Command: ParsableCommand {
             FileStream.printError("hrvmon: \(error)")
             throw ExitCode(1)
         }
-        output.write(format == .json ? DASS21Text.json(result).serialized + "\n" : DASS21Text.result(result, previous: kept.last))
+        print(format == .json ? DASS21Text.json(result).serialized + "\n" : DASS21Text.result(result, previous: kept.last), terminator: "")
     }
 
     /// The instruction, the rating scale and the items, one line each; a rating is asked again

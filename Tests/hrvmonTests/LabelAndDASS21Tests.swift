@@ -98,7 +98,7 @@ import Testing
         #expect(results.map { $0["depression"] as? Int } == [40, 14, 40])
         #expect(results.allSatisfy { ($0["date"] as? String)?.count == 10 })
         let table = try Hrvmon.run(["dass21", "--history"], environment: environment)
-        #expect(table.stdout.hasPrefix("date        depression           anxiety       stress\n"), "\(table.stdout)")
+        #expect(table.stdout.hasPrefix("date        depression           anxiety      stress\n"), "\(table.stdout)")
 
         let due = try Hrvmon.run(["dass21", "--due", "14"], environment: environment)
         #expect(due.status == 1, "taken today: not due")
