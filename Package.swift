@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "Dashboard", dependencies: ["Platform", "HeartRateProtocol", "HRV", "SelfReport", "LivePipeline", "Presentation"]),
         // The HTML report of one session or of days: pages, SVG charts.
-        .target(name: "Report", dependencies: ["Platform", "HRV", "Settings", "SessionLog", "Presentation", numerics]),
+        .target(name: "Report", dependencies: ["Platform", "HRV", "Settings", "SelfReport", "SessionLog", "Presentation", numerics]),
         // `hrvmon doctor`'s checks of the whole chain: kernel, bus, bluetoothd, adapter, rfkill,
         // permissions, directories, the sensor.
         .target(name: "Doctor", dependencies: ["Platform", "SessionLog", "Presentation", "DBus", "BlueZ", "BluetoothHCI"]),
