@@ -80,7 +80,7 @@ public final class DesktopNotifier: SessionOutput {
             let span = "from \(Formatting.clock(episode.start)) to \(Formatting.clock(episode.end)) into the session"
             show(Bubble(
                 summary: subject + " episode \(stressEpisodes) ended. " + EpisodeAnswer.question,
-                body: "Flagged \(span). Your answer labels it in the session file; `hrvmon label` changes it later.",
+                body: "Flagged \(span). Your answer labels it in the session file; `hrvmon label` changes it later, and `hrvmon checkin` records what was going on.",
                 episode: stressEpisodes))
             return
         }
@@ -113,13 +113,9 @@ public final class DesktopNotifier: SessionOutput {
     }
 
     private func notify(_ shown: Bubble) {
-        // Notify(app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout): -1 is
-        // the server's default timeout; urgency 1 is normal. Actions are pairs of key and label.
         let actions = shown.episode == nil ? [] : EpisodeAnswer.allCases.flatMap { [$0.rawValue, $0.words] }
-        let arguments: [DBusValue] = [
-            .string("hrvmon"), .uint32(bubble), .string(""), .string(shown.summary),
-            .string(bodyIsMarkup ? Self.escaped(shown.body) : shown.body), .strings(actions), .properties(["urgency": .byte(1)]), .int32(-1),
-        ]
+        let arguments = Self.notifyArguments(
+            replacing: bubble, summary: shown.summary, body: bodyIsMarkup ? Self.escaped(shown.body) : shown.body, actions: actions)
         awaitingID = true
         connection.call(destination: Self.service, path: Self.path, interface: Self.service, member: "Notify", arguments: arguments) { [weak self] result in
             guard let self else { return }
@@ -137,7 +133,16 @@ public final class DesktopNotifier: SessionOutput {
         }
     }
 
-    private static func escaped(_ text: String) -> String {
+    /// Notify(app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout): -1
+    /// is the server's default timeout; urgency 1 is normal. Actions are pairs of key and label.
+    static func notifyArguments(replacing bubble: UInt32, summary: String, body: String, actions: [String]) -> [DBusValue] {
+        [
+            .string("hrvmon"), .uint32(bubble), .string(""), .string(summary), .string(body), .strings(actions),
+            .properties(["urgency": .byte(1)]), .int32(-1),
+        ]
+    }
+
+    static func escaped(_ text: String) -> String {
         var result = ""
         for character in text {
             switch character {

@@ -121,3 +121,40 @@ import Testing
         #expect(checkIn["where"] == nil)
     }
 }
+
+/// `hrvmon remind` against the fake notification server: the check-in reminder is sent; the
+/// DASS-21's only when it is due; without a server it says why and exits 1.
+@Suite(.serialized) struct RemindCommandTests {
+    @Test func remindersReachTheDesktop() throws {
+        let fake = try FakeNotifications()
+        defer { fake.stop() }
+        let (_, home) = SelfReportCommandTests.home()
+        let environment = home.merging(fake.environment) { $1 }
+        let checkIn = try Hrvmon.run(["remind", "checkin"], environment: environment)
+        #expect(checkIn.status == 0, "\(checkIn.stderr)")
+        #expect(checkIn.stdout == "reminded: Time to check in\n")
+        let dueNow = try Hrvmon.run(["remind", "dass21"], environment: environment)
+        #expect(dueNow.status == 0, "none taken yet: due")
+        let calls = fake.calls(2, timeout: 10)
+        #expect(calls.map { $0["summary"] as? String } == ["Time to check in", "Time for the DASS-21"], "\(calls)")
+        #expect((calls.first?["body"] as? String)?.contains("`hrvmon checkin`") == true)
+
+        #expect(try Hrvmon.run(["dass21", "--answers", Array(repeating: "0", count: 21).joined(separator: ",")], environment: environment).status == 0)
+        let notDue = try Hrvmon.run(["remind", "dass21", "--every", "21"], environment: environment)
+        #expect(notDue.status == 0)
+        #expect(notDue.stdout.hasPrefix("not due: the DASS-21 was last taken "))
+        #expect(fake.calls(1, timeout: 1.5).isEmpty, "nothing sent when not due")
+
+        let bad = try Hrvmon.run(["remind", "dass21", "--every", "30"], environment: environment)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--every 30: the DASS-21 is taken every 14 to 28 days"))
+    }
+
+    @Test func withoutAServerItSaysWhy() throws {
+        let fake = try FakeNotifications(server: false)
+        defer { fake.stop() }
+        let run = try Hrvmon.run(["remind", "checkin"], environment: SelfReportCommandTests.home().environment.merging(fake.environment) { $1 })
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("hrvmon: no reminder sent: the notification service did not take it"), "\(run.stderr)")
+    }
+}
