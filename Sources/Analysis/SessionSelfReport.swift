@@ -67,3 +67,24 @@ extension SessionOverview {
         })
     }
 }
+
+extension StressPatterns {
+    /// The patterns of `sessions` and the diary's check-ins (`diary`, Unix seconds), each session
+    /// at its own UTC offset.
+    public init(_ sessions: [SessionOverview], diary: [(time: Double, checkIn: CheckIn)]) {
+        self.init(
+            sessions: sessions.map { session in
+                StressPatterns.Session(
+                    start: session.start, utcOffset: WallClock.utcOffset(session.start),
+                    episodes: session.selfReport.episodes.map { ($0.episode.start, $0.episode.end, $0.answer) })
+            },
+            checkIns: sessions.flatMap { $0.selfReport.checkIns.map { ($0.time, $0.checkIn) } } + diary)
+    }
+
+    /// `history`'s section: the patterns in words, under a heading; empty with no episode.
+    public var section: String {
+        guard episodes > 0 else { return "" }
+        return "\nWhat your check-ins and answers show (stress episodes in these days; a check-in describes the 30 minutes either side of it)\n"
+            + lines.map { "  " + $0 + "\n" }.joined()
+    }
+}

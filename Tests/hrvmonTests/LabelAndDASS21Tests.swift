@@ -46,6 +46,12 @@ import Testing
         #expect(sessions.stdout.contains("not sure"))
         #expect(sessions.stdout.contains("20261127-100000:2"))
         #expect(sessions.stdout.contains("yes"))
+
+        // history's section in words: the detector's agreement with the answers.
+        let history = try Hrvmon.run(["history"], environment: environment)
+        #expect(history.status == 0, "\(history.stderr)")
+        #expect(history.stdout.contains("What your check-ins and answers show"), "\(history.stdout)")
+        #expect(history.stdout.contains("Was it stress? Of 2 flagged episodes you confirmed 1, denied 0, were not sure of 1 and left 0 unanswered."))
     }
 
     @Test func badLabelsAreRefused() throws {
