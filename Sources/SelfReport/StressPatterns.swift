@@ -115,7 +115,7 @@ public struct StressPatterns: Equatable, Sendable {
             .sorted { ($0.2.minutes, $1.0, $1.1) > ($1.2.minutes, $0.0, $0.1) }.prefix(3)
         lines.append("Most stress: " + slots.map { "\(Self.weekdays[$0.0]) \($0.1):00–\($0.1 + 1):00 \(Self.minutes($0.2.minutes))" }.joined(separator: "; "))
         let yes = answers[.yes] ?? 0, no = answers[.no] ?? 0, unsure = answers[.unsure] ?? 0, open = answers[nil] ?? 0
-        lines.append("Was it stress? Of \(episodes) flagged episodes you confirmed \(yes), denied \(no), were not sure of \(unsure) and left \(open) unanswered.")
+        lines.append("Was it stress? Of \(Self.count(episodes, "flagged episode")) you confirmed \(yes), denied \(no), were not sure of \(unsure) and left \(open) unanswered.")
         if no > 0 {
             var common: [String] = []
             if let hour = Dictionary(grouping: deniedHours, by: Self.partOfDay).max(by: { ($0.value.count, $1.key) < ($1.value.count, $0.key) }),
