@@ -71,6 +71,31 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
     }
 
+    /// A running session takes its answers on its dashboard and notification: `label` leaves its
+    /// file (which the session writes) alone and says so.
+    @Test func aRunningSessionIsNotLabelledFromOutside() throws {
+        let (home, environment) = SelfReportCommandTests.home()
+        let sessions = home + "/data/hrvmon/sessions"
+        try FileManager.default.createDirectory(atPath: sessions, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: home + "/runtime", withIntermediateDirectories: true)
+        let path = sessions + "/20261127-120000.jsonl"
+        let demo = try LiveProcess(
+            ["demo", "--format", "jsonl", "--speed", "60", "--log", path, "--scenario", "rest:3m,stress:3m,rest:30m"],
+            environment: ["XDG_RUNTIME_DIR": home + "/runtime"])
+        defer { demo.signal(SIGINT) }
+        #expect(demo.next(timeout: 30) { $0["type"] as? String == "stress" } != nil, "\(demo.stderr)")
+        // The file has the episode once its line is written.
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !((try? String(contentsOfFile: path, encoding: .utf8))?.contains(#""type":"stress""#) ?? false) {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let before = try String(contentsOfFile: path, encoding: .utf8)
+        let run = try Hrvmon.run(["label", "20261127-120000:1", "yes"], environment: environment)
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("session 20261127-120000 is still running; answer on its dashboard (s) or in the notification"), "\(run.stderr)")
+        #expect(!(try String(contentsOfFile: path, encoding: .utf8)).dropFirst(before.count).contains(#""type":"label""#))
+    }
+
     /// Scored by hand (the items' scales as published): depression items 3 5 10 13 16 17 21 rated
     /// 3 3 3 3 3 3 2 = 20 → 40, extremely severe; anxiety 2 4 7 9 15 19 20 rated 1 each = 7 →
     /// 14, moderate; stress 1 6 8 11 12 14 18 rated 0 → 0, normal.
