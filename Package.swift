@@ -37,9 +37,12 @@ let package = Package(
         .target(name: "Settings", dependencies: ["HRV"]),
         // A live session's composition: packets in, beats, metrics and verdicts out; the events a
         // running session reports (link, sensor, notes).
-        .target(name: "LivePipeline", dependencies: ["HeartRateProtocol", "HRV"]),
+        .target(name: "LivePipeline", dependencies: ["HeartRateProtocol", "HRV", "SelfReport"]),
+        // What the wearer reports: check-ins and their tags, answers about stress episodes, the
+        // DASS-21 questionnaire and its scores.
+        .target(name: "SelfReport"),
         // The session file format, written and read; the resting history's records.
-        .target(name: "SessionLog", dependencies: ["HeartRateProtocol", "HRV", "Recordings", "Settings", "LivePipeline"]),
+        .target(name: "SessionLog", dependencies: ["HeartRateProtocol", "HRV", "Recordings", "Settings", "SelfReport", "LivePipeline"]),
         // A session in the formats of HRV research tools: Kubios RR text, EDF+, BIDS physio and
         // events, each with every beat as received and as corrected.
         .target(name: "Exports", dependencies: ["HRV", "SessionLog"]),
@@ -70,17 +73,17 @@ let package = Package(
         // by the text output, the dashboard and the HTML report.
         .target(name: "Presentation", dependencies: ["Platform", "HRV", "LivePipeline", "SessionLog", numerics]),
         // The user's data directory: session files, the resting history, the last sensor.
-        .target(name: "UserData", dependencies: ["Platform", "HRV", "Settings", "SessionLog"]),
+        .target(name: "UserData", dependencies: ["Platform", "HRV", "Settings", "SelfReport", "SessionLog"]),
         // Offline analysis of a recorded RR file, or of session files (replayed through the live
         // pipeline): the summary, the step series, the stress verdicts, sessions and days in review.
         .target(
             name: "Analysis",
-            dependencies: ["Platform", "HRV", "Recordings", "Settings", "LivePipeline", "SessionLog", "Presentation", "UserData"]),
+            dependencies: ["Platform", "HRV", "Recordings", "Settings", "SelfReport", "LivePipeline", "SessionLog", "Presentation", "UserData"]),
         // The live terminal dashboard: state, rendering, keys, the breathing pacer bar.
         .target(
-            name: "Dashboard", dependencies: ["Platform", "HeartRateProtocol", "HRV", "LivePipeline", "Presentation"]),
+            name: "Dashboard", dependencies: ["Platform", "HeartRateProtocol", "HRV", "SelfReport", "LivePipeline", "Presentation"]),
         // The HTML report of one session or of days: pages, SVG charts.
-        .target(name: "Report", dependencies: ["Platform", "HRV", "Settings", "SessionLog", "Presentation", numerics]),
+        .target(name: "Report", dependencies: ["Platform", "HRV", "Settings", "SelfReport", "SessionLog", "Presentation", numerics]),
         // `hrvmon doctor`'s checks of the whole chain: kernel, bus, bluetoothd, adapter, rfkill,
         // permissions, directories, the sensor.
         .target(name: "Doctor", dependencies: ["Platform", "SessionLog", "Presentation", "DBus", "BlueZ", "BluetoothHCI"]),
@@ -89,7 +92,7 @@ let package = Package(
         .target(
             name: "LiveSession",
             dependencies: [
-                "Platform", "HeartRateProtocol", "PolarMeasurementData", "HRV", "Simulation", "Settings", "LivePipeline",
+                "Platform", "HeartRateProtocol", "PolarMeasurementData", "HRV", "Simulation", "Settings", "SelfReport", "LivePipeline",
                 "SessionLog", "Presentation", "UserData", "DBus", "BlueZ", "LabStreamingLayer", "Dashboard",
             ]),
         // What must hold for any input to a parser of outside data: scripts/fuzz.sh fuzzes it, the
@@ -101,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "hrvmon",
             dependencies: [
-                "Platform", "HRV", "Simulation", "Recordings", "Settings", "SessionLog", "Exports",
+                "Platform", "HRV", "Simulation", "Recordings", "Settings", "SelfReport", "SessionLog", "Exports",
                 "Presentation", "UserData", "Analysis", "DBus", "BlueZ", "BluetoothHCI", "LabStreamingLayer", "Dashboard", "Report", "Doctor",
                 "LiveSession", argumentParser, numerics,
             ]),
@@ -125,7 +128,8 @@ let package = Package(
         .testTarget(name: "RecordingsTests", dependencies: ["HRV", "Simulation", "Recordings"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
         .testTarget(name: "LivePipelineTests", dependencies: ["HRV", "LivePipeline", "TestSupport"]),
-        .testTarget(name: "SessionLogTests", dependencies: ["HRV", "Recordings", "SessionLog"]),
+        .testTarget(name: "SelfReportTests", dependencies: ["SelfReport"]),
+        .testTarget(name: "SessionLogTests", dependencies: ["HRV", "Recordings", "SelfReport", "LivePipeline", "SessionLog"]),
         .testTarget(
             name: "ExportsTests",
             dependencies: ["HeartRateProtocol", "HRV", "Settings", "LivePipeline", "SessionLog", "Exports", "TestSupport"]),
@@ -138,7 +142,7 @@ let package = Package(
         .testTarget(name: "UserDataTests", dependencies: ["Platform", "HRV", "SessionLog", "UserData"]),
         .testTarget(
             name: "AnalysisTests", dependencies: ["Platform", "HRV", "Recordings", "SessionLog", "Analysis", "TestSupport"]),
-        .testTarget(name: "DashboardTests", dependencies: ["Platform", "HRV", "Dashboard", "TestSupport"]),
+        .testTarget(name: "DashboardTests", dependencies: ["Platform", "HRV", "SelfReport", "LivePipeline", "Dashboard", "TestSupport"]),
         .testTarget(name: "ReportTests", dependencies: ["Platform", "SessionLog", "Report", "TestSupport"]),
         .testTarget(name: "DoctorTests", dependencies: ["Platform", "DBus", "BlueZ", "BluetoothHCI", "Doctor"]),
         .testTarget(

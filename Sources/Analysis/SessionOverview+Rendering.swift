@@ -23,6 +23,7 @@ extension SessionOverview {
         var text = Formatting.columns(rows)
         for session in sessions {
             for note in session.notes { text += "  \(session.id) \(WallClock.timeOfDay(note.time))  note: \(note.text)\n" }
+            text += session.checkInLines()
         }
         if sessions.contains(where: { !$0.ended }) {
             text += "* no summary line yet: still running, or ended abruptly; its numbers come from replaying the file\n"
@@ -50,6 +51,7 @@ extension SessionOverview {
             item.add("text", note.text)
             return item
         })
+        session.addSelfReport(to: &object)
         object.add("ended", session.ended)
         return object
     }

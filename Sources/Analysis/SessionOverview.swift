@@ -17,6 +17,7 @@ public struct SessionOverview {
     public var stressSeconds: Double
     public var exercises: Int
     public var notes: [SessionFile.Note]
+    public var selfReport: SessionSelfReport
     /// False when the session ended without its summary (a crash, kill -9, power loss).
     public var ended: Bool
     public var tornLine: Int?
@@ -26,7 +27,7 @@ public struct SessionOverview {
         var overview = SessionOverview(
             path: path, id: SessionStore.id(of: path), start: file.header.start,
             device: file.header.deviceName ?? file.header.deviceAddress ?? "unknown sensor", seconds: 0, beats: 0,
-            stressSeconds: 0, exercises: 0, notes: file.notes, ended: file.summary != nil, tornLine: file.tornLine)
+            stressSeconds: 0, exercises: 0, notes: file.notes, selfReport: SessionSelfReport(file), ended: file.summary != nil, tornLine: file.tornLine)
         if let summary = file.summary {
             overview.seconds = summary.seconds
             overview.beats = summary.beats

@@ -113,6 +113,8 @@ extension DashboardState {
         let keys: [(String, String)] = [
             ("b", "start the breathing pacer (\(exercise)); b again stops it"),
             ("n", "type a note into the session; Enter saves it, Esc drops it"),
+            ("c", "check in: your mood (1–5), then what you are doing, who you are with, where you are; Tab completes to an earlier answer"),
+            ("s", "after a stress episode: was that stress? y, n or u (not sure) labels it in the session"),
             ("q", "quit: the session ends with its summary (Ctrl-C too)"),
             ("?", "this help"),
             ("Ctrl-L", "draw the screen again"),

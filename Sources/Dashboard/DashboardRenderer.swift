@@ -1,6 +1,7 @@
 import HRV
 import Platform
 import Presentation
+import SelfReport
 
 /// The dashboard as lines of text: a title bar, the numbers, the state against the resting
 /// baseline, charts of the last minutes, the stress prompt or the pacer, the signal, the latest
@@ -246,14 +247,25 @@ extension DashboardState {
             line.append(String(draft.suffix(room)) + "█")
             line.append("   Enter saves · Esc cancels", .faint)
             return line.folded(width: width, indent: 1)
+        case .checkIn(let form):
+            var line = StyledLine(" check-in: ", .strong)
+            line.append(form.prompt + " ")
+            if form.mood != nil { line.append(form.draft + "█") }
+            line.append(form.mood == nil ? "   1–5 · Esc cancels" : "   Tab completes · Enter next · Esc cancels", .faint)
+            return line.folded(width: width, indent: 1)
+        case .question:
+            var line = StyledLine(" " + EpisodeAnswer.question, .strong)
+            line.append("  y yes · n no · u not sure · Esc later", .faint)
+            return line.folded(width: width, indent: 1)
         case .help:
             return [StyledLine(" any key closes the help", .faint)]
         case .normal:
             guard configuration.acceptsKeys else { return [StyledLine(" Ctrl-C quits", .faint)] }
             var line = StyledLine()
             let keys = summary == nil
-                ? [("b", exercise == nil ? "breathe" : "stop breathing"), ("n", "note"), ("?", "help"), ("q", "quit")]
-                : [("?", "help"), ("q", "quit")]
+                ? [("b", exercise == nil ? "breathe" : "stop breathing"), ("n", "note"), ("c", "check in")]
+                    + (unanswered == nil ? [] : [("s", "was that stress?")]) + [("?", "help"), ("q", "quit")]
+                : (unanswered == nil ? [] : [("s", "was that stress?")]) + [("?", "help"), ("q", "quit")]
             for (index, (key, action)) in keys.enumerated() {
                 line.append((index == 0 ? " " : "  ") + key, .strong)
                 line.append(" " + action, .faint)

@@ -2,6 +2,7 @@ import HRV
 import HeartRateProtocol
 import LivePipeline
 import Presentation
+import SelfReport
 
 /// Everything the dashboard shows, kept up to date from the session's events. No I/O and no
 /// clock of its own: time comes with each event (and with pacer frames), so the same events
@@ -22,11 +23,15 @@ public struct DashboardState {
         public var acceptsKeys: Bool
         /// How the event log and the summary say when (the demo: time into the session).
         public var eventTime: EventTime
+        /// Earlier check-ins' answers, which Tab completes to.
+        public var vocabulary: CheckInVocabulary
 
         public init(
             title: String, start: Double, pattern: BreathingPattern, exerciseSeconds: Double,
-            calibrationSeconds: Double, onsetMargin: Double, acceptsKeys: Bool, eventTime: EventTime = .timeOfDay
+            calibrationSeconds: Double, onsetMargin: Double, acceptsKeys: Bool, eventTime: EventTime = .timeOfDay,
+            vocabulary: CheckInVocabulary = CheckInVocabulary()
         ) {
+            self.vocabulary = vocabulary
             self.title = title
             self.start = start
             self.pattern = pattern
@@ -44,6 +49,10 @@ public struct DashboardState {
         case help
         /// Typing a note: the text so far.
         case note(String)
+        /// Answering a check-in.
+        case checkIn(CheckInForm)
+        /// Asking "Was that stress?" about stress episode n (from 1).
+        case question(Int)
     }
 
     /// A breathing exercise under way, paced on the events' clock.
@@ -88,6 +97,9 @@ public struct DashboardState {
     public private(set) var log: [LoggedEvent] = []
     /// Set once the session has ended (the demo stays on screen until `q`).
     public private(set) var summary: SessionSummary?
+    /// Stress episodes ended so far, and the newest one not yet answered (`s` asks about it).
+    public private(set) var stressEpisodes = 0
+    public internal(set) var unanswered: Int?
 
     public static let logLength = 20
 
@@ -106,8 +118,9 @@ public struct DashboardState {
             sensorAddress = address
         case .sensor(.bodySensorLocation(let place)): location = place
         case .sensor(.batteryLevel(let percent)): battery = percent
-        case .notice, .note: break
+        case .notice, .note, .checkIn: break
         case .motion(let second): motion = (second, time)
+        case .label(let label): if label.episode == unanswered { unanswered = nil }
         case .resonanceStep(let mark):
             // The stepped pacer: each step paces its rate from its start; the end clears it.
             exercise = mark.rate.map { rate in
@@ -133,7 +146,10 @@ public struct DashboardState {
             latest = report
             trend.add(report)
         case .malformed(let packet): malformed = packet.count
-        case .episode(let episode) where episode.kind == .stress: prompt = nil
+        case .episode(let episode) where episode.kind == .stress:
+            prompt = nil
+            stressEpisodes += 1
+            unanswered = stressEpisodes
         case .suggestion(let suggestion): prompt = suggestion
         case .exercise(let mark) where mark.kind == .started:
             // The pacer starts when the dashboard learns of the exercise: a demo step played late

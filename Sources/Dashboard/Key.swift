@@ -4,6 +4,8 @@ public enum Key: Equatable {
     case enter
     case backspace
     case escape
+    /// Completes a check-in's answer to an earlier one.
+    case tab
     /// Ctrl-L: draw the whole screen again (the convention of full-screen tools).
     case redraw
     /// Ctrl-U: clear the line being typed.
@@ -48,6 +50,7 @@ public struct KeyDecoder {
                 pending = [byte]
             case 0x0D, 0x0A: keys.append(.enter)
             case 0x7F, 0x08: keys.append(.backspace)
+            case 0x09: keys.append(.tab)
             case 0x0C: keys.append(.redraw)
             case 0x15: keys.append(.clearLine)
             case 0x00..<0x20: break

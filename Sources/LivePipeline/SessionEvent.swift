@@ -1,4 +1,5 @@
 import HRV
+import SelfReport
 
 /// Everything a running session tells its outputs (stdout lines, dashboard, session file), in
 /// the order it happened.
@@ -11,6 +12,10 @@ public enum SessionEvent {
     case notice(String)
     /// The user's own annotation (`hrvmon note`, the dashboard's `n`).
     case note(String)
+    /// A check-in: mood and what, who and where (`hrvmon checkin`, the dashboard's `c`).
+    case checkIn(CheckIn)
+    /// An answer to "Was that stress?" about one of the session's stress episodes.
+    case label(EpisodeLabel)
     /// A step of a resonance-frequency assessment begins, or (without a rate) the assessment ends.
     case resonanceStep(ResonanceStepMark)
     /// A second of the strap's accelerometer (Polar Measurement Data), summarised.

@@ -44,7 +44,7 @@ public struct LiveSessionHost {
                 stop: stop)
         }
         do {
-            run.notifyDesktop(settings.notify, loop: loop, namesSensor: sensor != nil)
+            run.notifyDesktop(settings.notify, loop: loop, namesSensor: sensor != nil, clock: clock)
             recorder = record ? try run.recordToFile(at: path, header: header, loop: loop, stop: stop) : nil
         } catch {
             dashboard?.close()

@@ -31,6 +31,9 @@ public final class SessionGroup {
                 switch command {
                 case .toggleExercise: Self.toggleExercise(runs, at: clock())
                 case .saveNote(let text): for run in runs { run.report(.note(text), at: clock()) }
+                case .saveCheckIn(let checkIn): for run in runs { run.report(.checkIn(checkIn), at: clock()) }
+                // The question is the first sensor's (its state has the keys).
+                case .answerEpisode(let episode, let answer): runs[0].label(episode: episode, answer, via: "dashboard", at: clock())
                 case .quit: stop()
                 case .redrawAll: break
                 }
@@ -42,9 +45,9 @@ public final class SessionGroup {
             dashboard = nil
         }
         do {
-            notes = try NoteInbox(loop: loop) { text in
+            notes = try NoteInbox(loop: loop) { message in
                 let time = clock()
-                for run in runs { run.report(.note(text), at: time) }
+                for run in runs { run.report(message, at: time) }
             }
         } catch {
             for run in runs { run.report(.notice("`hrvmon note` cannot reach this session: \(error)"), at: clock()) }

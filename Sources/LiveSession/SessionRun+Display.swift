@@ -1,7 +1,9 @@
 import Dashboard
 import Platform
 import Presentation
+import SelfReport
 import Settings
+import UserData
 
 /// How a running session is shown.
 public enum SessionDisplay: Equatable, Sendable {
@@ -32,6 +34,8 @@ extension SessionRun {
             switch command {
             case .toggleExercise: toggleExercise(at: clock())
             case .saveNote(let text): report(.note(text), at: clock())
+            case .saveCheckIn(let checkIn): report(.checkIn(checkIn), at: clock())
+            case .answerEpisode(let episode, let answer): label(episode: episode, answer, via: "dashboard", at: clock())
             case .quit: stop()
             case .redrawAll: break
             }
@@ -40,14 +44,15 @@ extension SessionRun {
         return dashboard
     }
 
-    /// What the dashboard shows of this session: its title, start, breathing pattern and settings.
+    /// What the dashboard shows of this session: its title, start, breathing pattern and settings,
+    /// and the earlier check-ins' answers its `c` completes to.
     func dashboardConfiguration(
         title: String, start: Double, settings: Settings, eventTime: EventTime = .timeOfDay
     ) -> DashboardState.Configuration {
         DashboardState.Configuration(
             title: title, start: start, pattern: session.judge.coach.pattern, exerciseSeconds: settings.breathing.minutes * 60,
             calibrationSeconds: settings.stress.calibration, onsetMargin: settings.stress.onsetMargin,
-            acceptsKeys: Terminal.isTerminal(.input), eventTime: eventTime)
+            acceptsKeys: Terminal.isTerminal(.input), eventTime: eventTime, vocabulary: CheckInVocabulary(SelfReportStore.earlierCheckIns()))
     }
 
     /// no-color.org: set and not empty means no colour.
@@ -68,7 +73,9 @@ extension SessionRun {
 
     /// Suggestions as desktop notifications too, when `notify.desktop` is on and a session bus
     /// runs; naming the sensor when the session is one of several.
-    func notifyDesktop(_ settings: Settings.Notify, loop: EventLoop, namesSensor: Bool) {
-        if let notifier = DesktopNotifier(settings, loop: loop, namesSensor: namesSensor) { add(notifier) }
+    func notifyDesktop(_ settings: Settings.Notify, loop: EventLoop, namesSensor: Bool, clock: @escaping () -> Double) {
+        guard let notifier = DesktopNotifier(settings, loop: loop, namesSensor: namesSensor) else { return }
+        notifier.onAnswer = { [unowned self] episode, answer in label(episode: episode, answer, via: "notification", at: clock()) }
+        add(notifier)
     }
 }

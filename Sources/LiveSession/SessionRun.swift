@@ -1,5 +1,6 @@
 import LivePipeline
 import Platform
+import SelfReport
 import SessionLog
 
 /// One running session: the live pipeline and the outputs each of its events goes to. `monitor`
@@ -11,6 +12,8 @@ public final class SessionRun {
     /// Where `hrvmon note` reaches the session, until it ends.
     private var notes: NoteInbox?
     public private(set) var isFinished = false
+    /// Where each stress episode began (seconds into the session), in order: episode n is the n-th.
+    private var stressStarts: [Double] = []
 
     public init(session: SessionPipeline, outputs: [SessionOutput]) {
         self.session = session
@@ -44,6 +47,7 @@ public final class SessionRun {
     }
 
     public func report(_ event: SessionEvent, at time: Double) {
+        if case .live(.episode(let episode)) = event, episode.kind == .stress { stressStarts.append(episode.start) }
         var line = SessionLine(event, at: time)
         for output in outputs { output.handle(event, at: time, line: &line) }
     }
@@ -52,10 +56,16 @@ public final class SessionRun {
     /// takes them, says so as a notice.
     public func takeNotes(loop: EventLoop, clock: @escaping () -> Double) {
         do {
-            notes = try NoteInbox(loop: loop) { [unowned self] text in report(.note(text), at: clock()) }
+            notes = try NoteInbox(loop: loop) { [unowned self] message in report(message, at: clock()) }
         } catch {
             report(.notice("`hrvmon note` cannot reach this session: \(error)"), at: clock())
         }
+    }
+
+    /// Records the wearer's answer about stress episode `episode` (from 1) as a `label` line.
+    public func label(episode: Int, _ answer: EpisodeAnswer, via: String, at time: Double) {
+        guard stressStarts.indices.contains(episode - 1) else { return }
+        report(.label(EpisodeLabel(episode: episode, start: stressStarts[episode - 1], answer: answer, via: via)), at: time)
     }
 
     /// Ends the session: no more notes (`hrvmon note` says none runs, even while the demo's

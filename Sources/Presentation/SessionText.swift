@@ -16,6 +16,8 @@ public enum SessionText {
         case .note(let text): "note: \(text)"
         // Every second: for the dashboard's motion line and the session file, not the log.
         case .motion: nil
+        case .checkIn(let checkIn): "check-in: \(checkIn.summary)"
+        case .label(let label): "stress episode \(label.episode) labelled: \(label.answer.words)"
         case .resonanceStep(let mark):
             if let rate = mark.rate {
                 "resonance step \(mark.index + 1): \(Formatting.fixed(rate, digits: 1)) breaths a minute for \(Formatting.duration(mark.stepSeconds)), the first \(Formatting.duration(mark.settleSeconds)) settling"

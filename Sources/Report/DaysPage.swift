@@ -25,6 +25,7 @@ public enum DaysPage {
         body += "<h2>Stress by hour of day</h2>"
         body += "<figure>\(StressHeatMap.chart(report))<figcaption>Minutes of stress in each local hour; hover a cell for its numbers.</figcaption></figure>"
         body += StressHeatMap.legend()
+        body += selfReportSection(report)
         body += "<h2>Sessions</h2>" + sessionTable(report)
         body += about(report)
         return ReportPage.document(title: "hrvmon report \(first.text) to \(last.text)", body: body, generated: generated)

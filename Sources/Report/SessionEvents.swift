@@ -1,20 +1,28 @@
 import HRV
 import Platform
 import Presentation
+import SelfReport
 import SessionLog
 
-/// The session page's table of what happened, in time order: episodes, breathing exercises and
-/// the suggestions made, notes, link losses.
+/// The session page's table of what happened, in time order: episodes (a stress episode with its
+/// answer to "Was that stress?"), breathing exercises and the suggestions made, notes, check-ins,
+/// link losses.
 public enum SessionEvents {
     public static func table(_ report: SessionReport) -> String {
         var rows: [(seconds: Double, order: Int, cells: [ReportPage.Cell])] = []
         func add(_ seconds: Double, _ time: String, _ tag: String, _ tagClass: String, _ details: String) {
             rows.append((seconds, rows.count, [ReportPage.Cell(time, kind: "time"), .tag(tag, class: tagClass), ReportPage.Cell(details)]))
         }
+        var stressEpisodes = 0
         for episode in report.file.episodes {
             let peak = episode.peakLevel.map { ", peak level \(Formatting.fixed($0, digits: 0)) of 100" } ?? ""
+            if episode.kind == .stress { stressEpisodes += 1 }
             add(episode.start, report.span(episode.start, episode.end), episode.kind == .stress ? "Stress" : "Activity", episode.kind.rawValue,
-                Formatting.elapsed(episode.duration) + peak)
+                Formatting.elapsed(episode.duration) + peak + (episode.kind == .stress ? answerText(report, episode: stressEpisodes) : ""))
+        }
+        for timed in report.file.checkIns {
+            let seconds = report.timeline.seconds(at: timed.time)
+            add(seconds, report.time(seconds), "Check-in", "note", timed.checkIn.summary)
         }
         for exercise in report.exercises {
             add(exercise.start, report.span(exercise.start, exercise.end), "Breathing", "exercise",
@@ -38,6 +46,14 @@ public enum SessionEvents {
             caption: "Times are local clock times on the session's timeline (see “How to read this report”).",
             headings: [ReportPage.Cell("Time"), ReportPage.Cell("Event"), ReportPage.Cell("Details")],
             rows: rows.map(\.cells))
+    }
+
+    /// `; was it stress? yes`, or how to answer.
+    static func answerText(_ report: SessionReport, episode number: Int) -> String {
+        guard let answer = report.file.answer(toEpisode: number) else {
+            return "; was it stress? unanswered (`hrvmon label \(report.file.header.id):\(number) yes|no|unsure`)"
+        }
+        return "; was it stress? " + answer.words.lowercased()
     }
 
     /// `RMSSD 19 → 73 → 53 ms, heart rate 80 → 65 → 63 bpm (minute before → during → 2 min after)`.

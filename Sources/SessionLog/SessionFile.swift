@@ -1,5 +1,6 @@
 import HRV
 import HeartRateProtocol
+import SelfReport
 
 /// A session file read back (docs/reference/session-files.md): the header, the steps to replay it
 /// through the live pipeline, and what the session recorded about itself.
@@ -67,6 +68,11 @@ public struct SessionFile: Sendable {
         public var text: String
     }
 
+    public struct TimedCheckIn: Sendable {
+        public var time: Double
+        public var checkIn: CheckIn
+    }
+
     public struct Suggestion: Sendable {
         public var time: Double
         public var sessionSeconds: Double
@@ -127,6 +133,10 @@ public struct SessionFile: Sendable {
     public var exercises: [ExerciseMark] = []
     public var effects: [Effect] = []
     public var notes: [Note] = []
+    public var checkIns: [TimedCheckIn] = []
+    /// Answers to "Was that stress?", in the order given: a later answer about an episode
+    /// replaces an earlier one (`answer(toEpisode:)`).
+    public var labels: [EpisodeLabel] = []
     public var links: [LinkChange] = []
     /// The steps of a resonance assessment run in the session (`hrvmon resonance`), and its end.
     public var resonanceSteps: [ResonanceStepMark] = []
@@ -137,4 +147,12 @@ public struct SessionFile: Sendable {
     public var tornLine: Int?
     /// Lines of types this reader does not know (written by a newer hrvmon), skipped.
     public var unknownLines = 0
+
+    /// The session's stress episodes (the activity ones are not asked about), numbered from 1 in `EpisodeName`s.
+    public var stressEpisodes: [StressEpisode] { episodes.filter { $0.kind == .stress } }
+
+    /// The newest answer about stress episode `number` (from 1); nil when unanswered.
+    public func answer(toEpisode number: Int) -> EpisodeAnswer? {
+        labels.last { $0.episode == number }?.answer
+    }
 }

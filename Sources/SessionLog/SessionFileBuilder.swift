@@ -1,5 +1,6 @@
 import HRV
 import HeartRateProtocol
+import SelfReport
 
 /// Accumulates a session file line by line (`SessionFileReader`): each line's fields, however
 /// they were read, become the file's beats, steps and events. A line that throws leaves the
@@ -71,6 +72,10 @@ struct SessionFileBuilder {
                 reason: try fields.string("reason"), pattern: try fields.string("pattern")))
         case "note":
             file!.notes.append(SessionFile.Note(time: try fields.double("t"), text: try fields.string("text")))
+        case "checkin":
+            file!.checkIns.append(SessionFile.TimedCheckIn(time: try fields.double("t"), checkIn: try fields.checkIn()))
+        case "label":
+            file!.labels.append(try fields.episodeLabel())
         case "link":
             file!.links.append(SessionFile.LinkChange(
                 time: try fields.double("t"), state: try fields.string("state"), detail: try fields.string("detail")))

@@ -1,6 +1,7 @@
 import HRV
 import HeartRateProtocol
 import LivePipeline
+import SelfReport
 import Settings
 
 /// The JSON Lines of a session: what the session file holds and `monitor --format jsonl` prints,
@@ -62,6 +63,15 @@ public enum SessionRecords {
                 $0.add("mg", (second.intensity * 10).rounded() / 10)
                 if let cadence = second.cadence { $0.add("spm", cadence.rounded()) }
                 if let posture = second.posture { $0.add("posture", posture.rawValue) }
+            }
+        case .checkIn(let checkIn):
+            with(record("checkin", time)) { $0.addFields(of: checkIn) }
+        case .label(let label):
+            with(record("label", time)) {
+                $0.add("episode", label.episode)
+                $0.add("start_s", label.start)
+                $0.add("answer", label.answer.rawValue)
+                $0.add("via", label.via)
             }
         case .resonanceStep(let mark):
             with(record("resonance_step", mark.time)) {

@@ -66,7 +66,7 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("  state  ·") && $0.contains("last 1:") })
         #expect(lines.contains { $0.hasPrefix("  signal  contact ok  ·  battery 87 %  ·  chest  ·  corrected ") })
         #expect(lines.contains { $0.hasSuffix("demo: 3 min 00 s of seated rest (simulated heart rate 62 bpm, RMSSD 45 ms)") })
-        #expect(lines.last == " b breathe  n note  ? help  q quit")
+        #expect(lines.last == " b breathe  n note  c check in  ? help  q quit")
         #expect(!lines.contains { $0.contains("rest band") }, "no band before the baseline is known")
         #expect(!lines.contains { $0.contains("α1") }, "no α1 before two minutes of beats")
     }
@@ -111,7 +111,7 @@ import Testing
         let lines = replay.state.render(size: Self.wide, colors: false)
         #expect(lines.contains { $0.hasPrefix("  ┌─ resonance breathing, 6.0 a minute · ") })
         #expect(lines.contains { $0.hasPrefix("  │ coherence in 0:") }, "no reading before the exercise's first 64 s")
-        #expect(lines.last == " b stop breathing  n note  ? help  q quit")
+        #expect(lines.last == " b stop breathing  n note  c check in  ? help  q quit")
         #expect(!replay.state.exerciseIsDue(at: start + 299))
         #expect(replay.state.exerciseIsDue(at: start + 300))
         // Past the first 64 s of beats, the newest coherence reading and the rate it shows.
@@ -174,7 +174,7 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("  ┌─ Session over ─") })
         #expect(lines.contains { $0.contains("Press q to quit.") })
         #expect(lines[0].contains("ended  10:00"))
-        #expect(lines.last == " ? help  q quit")
+        #expect(lines.last == " s was that stress?  ? help  q quit")
     }
 
     /// What the demo leaves on the normal screen after q: wrapped between words to the terminal's
@@ -237,7 +237,7 @@ import Testing
         #expect(small.contains { $0.hasPrefix("  STRESS  level") })
         #expect(small.contains { $0.hasPrefix("  STRESS RMSSD 2") && $0.contains("% below your reference of 4") }, "\(small)")
         #expect(!small.contains { $0.hasPrefix("  RMSSD  ") }, "charts left out")
-        #expect(small.last == " b breathe  n note  ? help  q quit")
+        #expect(small.last == " b breathe  n note  c check in  ? help  q quit")
     }
 
     /// At 40 columns nothing is cut off: lines too long for the width fold at their fields, so
@@ -258,7 +258,7 @@ import Testing
             #expect(tokens.contains(value), "\(value) cut at 40 columns")
         }
         #expect(narrow[0].hasSuffix("5:00 "), "the clock stays when the title's other parts go: \(narrow[0])")
-        #expect(narrow.last == " b breathe  n note  ? help  q quit")
+        #expect(narrow.suffix(2) == [" b breathe  n note  c check in  ? help", " q quit"], "the keys fold between them")
     }
 
     @Test func foldingBreaksAtFieldsAndKeepsStyles() {

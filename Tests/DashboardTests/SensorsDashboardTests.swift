@@ -56,7 +56,7 @@ import Testing
         #expect(events.contains { $0.contains("  [A] demo: 3 min 00 s of mental stress") }, "\(lines)")
         let lost = try #require(events.firstIndex { $0.hasSuffix("  [B] disconnected: link loss") }, "\(lines)")
         #expect(events[lost...].contains { $0.contains("  [A] demo: 3 min 00 s of mental stress") }, "by time: the Polar's later event after it")
-        #expect(lines.last == " b breathe  n note  ? help  q quit")
+        #expect(lines.last == " b breathe  n note  c check in  ? help  q quit")
 
         let colored = state.render(size: Self.standard, colors: true)
         #expect(Self.visible(colored) == lines, "colour changes only the escapes")
@@ -92,7 +92,7 @@ import Testing
         #expect(state.sensors.allSatisfy { $0.exercise?.pacer.position == model.position }, "both pacers move")
         let lines = state.render(size: Self.standard, colors: false)
         #expect(lines.filter { $0.hasPrefix("  " + BreathingBar.label(model.position.phase)) }.count == 2, "\(lines)")
-        #expect(lines.last == " b stop breathing  n note  ? help  q quit")
+        #expect(lines.last == " b stop breathing  n note  c check in  ? help  q quit")
         #expect(!state.exerciseIsDue(at: start + 299) && state.exerciseIsDue(at: start + 300))
     }
 
@@ -116,7 +116,7 @@ import Testing
         let lines = before.render(size: Self.standard, colors: false)
         #expect(lines[0].contains("ended  10:00"), "\(lines[0])")
         #expect(lines.filter { $0.hasPrefix("  session over: ") }.count == 2, "\(lines)")
-        #expect(lines.last == " ? help  q quit")
+        #expect(lines.last == " s was that stress?  ? help  q quit")
         let closing = before.closingLines(width: 200).filter { !$0.hasPrefix(" ") }
         #expect(closing.count == 2, "each summary's first line names its sensor; its effects follow, indented")
         #expect(closing[0].hasPrefix("[A0:9E:1A:00:00:01]  ") && closing[1].hasPrefix("[C4:7C:8D:6A:00:02]  "))

@@ -56,6 +56,12 @@ public final class FakeNotifications: @unchecked Sendable {
         return calls
     }
 
+    /// A click on the action `key` of notification `id`: the server emits ActionInvoked.
+    public func invoke(_ key: String, onNotification id: Int) throws {
+        guard let serverInput else { throw TestChild.Failure(description: "no fake notification server runs") }
+        try serverInput.write(contentsOf: Data("invoke \(id) \(key)\n".utf8))
+    }
+
     /// Idempotent.
     public func stop() {
         if let server { TestChild.terminate(server, grace: 2) }

@@ -41,7 +41,7 @@ import Testing
         #expect(terminal.alternateScreen)
         #expect(!terminal.cursorVisible)
         #expect(terminal.styledScreen.contains("\u{1B}[7m"), "the title bar in reverse video")
-        #expect(terminal.screen.contains(" b breathe  n note  ? help  q quit"))
+        #expect(terminal.screen.contains(" b breathe  n note  c check in  ? help  q quit"))
 
         #expect(terminal.wait(timeout: 40) { $0.contains("┌─ Stress ─") }, "\(terminal.screen)")
         let screen = terminal.screen
@@ -207,7 +207,7 @@ import Testing
         #expect(terminal.wait { screen in
             let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
             return lines.count >= 14 && lines[0].hasPrefix(" hrvmon demo ×20") && lines[0].count <= 60
-                && lines[13] == " b breathe  n note  ? help  q quit" && lines[1].hasPrefix("  HR ")
+                && lines[13] == " b breathe  n note  c check in  ? help  q quit" && lines[1].hasPrefix("  HR ")
         }, "\(terminal.screen)")
 
         try terminal.key("C-c")

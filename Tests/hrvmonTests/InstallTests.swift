@@ -59,6 +59,10 @@ import Testing
         let files = [
             ("usr/bin/hrvmon", 0o755),
             ("usr/lib/systemd/user/hrvmon.service", 0o644),
+            ("usr/lib/systemd/user/hrvmon-checkin-reminder.service", 0o644),
+            ("usr/lib/systemd/user/hrvmon-checkin-reminder.timer", 0o644),
+            ("usr/lib/systemd/user/hrvmon-dass21-reminder.service", 0o644),
+            ("usr/lib/systemd/user/hrvmon-dass21-reminder.timer", 0o644),
             ("usr/lib/udev/rules.d/90-hrvmon.rules", 0o644),
             ("usr/share/bash-completion/completions/hrvmon", 0o644),
             ("usr/share/fish/vendor_completions.d/hrvmon.fish", 0o644),
@@ -149,6 +153,13 @@ import Testing
         #expect(verify.status == 0, "\(verify.text)")
         #expect(verify.text.isEmpty, "\(verify.text)")
         #expect(try String(contentsOfFile: unit, encoding: .utf8).contains("\nExecStart=\(prefix)/bin/hrvmon monitor\n"))
+        // The reminders' units, each timer with its service beside it.
+        for reminder in ["hrvmon-checkin-reminder", "hrvmon-dass21-reminder"] {
+            let units = ["service", "timer"].map { prefix + "/lib/systemd/user/\(reminder).\($0)" }
+            let verified = try Self.run(Self.systemdAnalyze, ["verify", "--user", "--man=no"] + units, environment: ["XDG_RUNTIME_DIR": runtime])
+            #expect(verified.status == 0 && verified.text.isEmpty, "\(reminder): \(verified.text)")
+            #expect(try String(contentsOfFile: units[0], encoding: .utf8).contains("\nExecStart=\(prefix)/bin/hrvmon remind "))
+        }
 
         // The checker is not lenient: the same unit with a misspelt key does not pass.
         let broken = prefix + "/broken/hrvmon.service"

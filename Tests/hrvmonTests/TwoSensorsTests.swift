@@ -326,10 +326,15 @@ import Testing
         #expect(polarSuggestions.count >= 1)
         #expect(Self.lines(monitor, Self.hrmPro, "suggestion").isEmpty, "resting, the HRM-Pro's wearer is not told to breathe")
         #expect(Self.lines(monitor, Self.hrmPro, "stress").isEmpty)
-        let calls = notifications.calls(polarSuggestions.count, timeout: 10) + notifications.calls(1, timeout: 1.5)
-        #expect(calls.count == polarSuggestions.count, "\(calls)\n\(notifications.serverLog)")
+        // Each ended episode may also be asked about ("Was that stress?"), naming the sensor too.
+        let all = notifications.calls(polarSuggestions.count, timeout: 10) + notifications.calls(2, timeout: 1.5)
+        let calls = DesktopNotificationTests.suggestionBubbles(all)
+        #expect(calls.count == polarSuggestions.count, "\(all)\n\(notifications.serverLog)")
         for call in calls {
             #expect(call["summary"] as? String == "Stress on Polar H10 A1B2C3D4: try 5 min of resonance breathing", "\(call)")
+        }
+        for question in all where !calls.contains(where: { $0["summary"] as? String == question["summary"] as? String }) {
+            #expect((question["summary"] as? String)?.hasPrefix("Stress on Polar H10 A1B2C3D4 episode ") == true, "\(question)")
         }
     }
 }

@@ -2,6 +2,7 @@ import Analysis
 import ArgumentParser
 import Platform
 import Presentation
+import SelfReport
 import SessionLog
 import UserData
 
@@ -35,17 +36,25 @@ struct History: ParsableCommand {
         let settings = try config.load()
         let history: BaselineHistory
         do { history = try DataDirectory.loadHistory() } catch { throw badInput(error) }
-        let sessions = SessionOverview.all(since: CalendarDay(DataDirectory.today)?.adding(days: -(days - 1)), skipping: reportSkipped)
-            .map { (WallClock.day($0.start), $0.stressSeconds / 60) }
+        let overviews = SessionOverview.all(since: CalendarDay(DataDirectory.today)?.adding(days: -(days - 1)), skipping: reportSkipped)
+        let sessions = overviews.map { (WallClock.day($0.start), $0.stressSeconds / 60) }
         let trend = DailyTrend.days(
             days, today: DataDirectory.today, history: history, sessions: sessions, baselineDays: Int(settings.baseline.days),
             minimumDays: Int(settings.baseline.minimumDays), minimumSD: settings.stress.minimumSD)
         var output = FileStream.standardOutput
         switch format {
-        case .text: output.write(DailyTrend.text(trend))
+        case .text: output.write(DailyTrend.text(trend) + StressPatterns(overviews, diary: diaryCheckIns(since: trend.map(\.day).min())).section)
         case .json: output.write(DailyTrend.json(trend))
         case .csv: output.write(DailyTrend.csv(trend))
         }
         output.flush()
+    }
+
+    /// The diary's check-ins from `day` on (local days); none when the diary cannot be read.
+    private func diaryCheckIns(since day: String?) -> [(time: Double, checkIn: CheckIn)] {
+        ((try? SelfReportStore.entries(of: SelfReportStore.diaryFile)) ?? []).compactMap { entry in
+            guard case .checkIn(let checkIn, let time) = entry, WallClock.day(time) >= (day ?? "") else { return nil }
+            return (time, checkIn)
+        }
     }
 }

@@ -17,8 +17,12 @@ struct Sessions: ParsableCommand {
     @Option(parsing: .unconditional, help: "Only sessions started in the last N days (local calendar days, today included).")
     var days: Int?
 
+    @Flag(help: "List the stress episodes instead, each with its name for `hrvmon label` and its answer to \"Was that stress?\".")
+    var episodes = false
+
     func validate() throws {
         if let days, days < 1 { throw ValidationError("--days must be 1 or more") }
+        if episodes && format == .csv { throw ValidationError("--episodes is a table (text) or in the JSON (--format json); not CSV") }
     }
 
     func run() throws {
@@ -30,6 +34,7 @@ struct Sessions: ParsableCommand {
         }
         var output = FileStream.standardOutput
         switch format {
+        case .text where episodes: output.write(SessionOverview.episodesTable(sessions))
         case .text: output.write(SessionOverview.table(sessions, directory: SessionStore.directory))
         case .json: output.write("[" + sessions.map { $0.json.serialized }.joined(separator: ",") + "]\n")
         case .csv:

@@ -7,7 +7,9 @@
 # Prints "ready" on stdout once the name is owned, then one JSON line per Notify
 # call: {"app_name", "replaces_id", "app_icon", "summary", "body", "actions",
 # "hints", "expire_timeout", "id"}.  Exits when its stdin closes, so it never
-# outlives the test, and on SIGTERM/SIGINT.
+# outlives the test, and on SIGTERM/SIGINT.  A line "invoke ID KEY" on stdin is a
+# click on the action KEY of notification ID: the ActionInvoked signal (u ID, s KEY),
+# as the specification's servers emit it.
 #
 # Methods and signatures follow the Desktop Notifications Specification 1.2
 # (specifications.freedesktop.org/notification-spec): Notify susssasa{sv}i -> u,
@@ -95,6 +97,10 @@ class Notifications(dbus.service.Object):
     def NotificationClosed(self, notification, reason):
         pass
 
+    @dbus.service.signal(NAME, signature='us')
+    def ActionInvoked(self, notification, action_key):
+        pass
+
 
 def main():
     parser = argparse.ArgumentParser(description='Fake org.freedesktop.Notifications for tests')
@@ -117,11 +123,20 @@ def main():
         GLib.unix_signal_add(GLib.PRIORITY_HIGH, signum, lambda: loop.quit() or False)
 
     def on_stdin(fd, condition):
-        if not os.read(fd, 4096):
+        data = os.read(fd, 4096)
+        if not data:
             loop.quit()
             return False
+        pending.extend(data)
+        while b'\n' in pending:
+            line, _, rest = bytes(pending).partition(b'\n')
+            pending[:] = rest
+            words = line.decode().split()
+            if len(words) == 3 and words[0] == 'invoke':
+                server.ActionInvoked(dbus.UInt32(int(words[1])), words[2])
         return True
 
+    pending = bytearray()
     GLib.io_add_watch(0, GLib.PRIORITY_DEFAULT, GLib.IO_IN | GLib.IO_HUP | GLib.IO_ERR, on_stdin)
     sys.stdout.write('ready\n')
     sys.stdout.flush()

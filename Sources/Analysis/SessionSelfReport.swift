@@ -1,0 +1,90 @@
+import HRV
+import Platform
+import Presentation
+import SelfReport
+import SessionLog
+
+/// What the wearer reported in a session: its stress episodes with their answers to "Was that
+/// stress?", and its check-ins. Pure: made from the file as read.
+public struct SessionSelfReport: Sendable {
+    public struct Episode: Sendable {
+        /// From 1, as `hrvmon label SESSION:N` names it.
+        public var number: Int
+        public var episode: StressEpisode
+        /// The newest answer; nil: unanswered.
+        public var answer: EpisodeAnswer?
+    }
+
+    public var episodes: [Episode]
+    public var checkIns: [SessionFile.TimedCheckIn]
+
+    public init(_ file: SessionFile) {
+        episodes = file.stressEpisodes.enumerated().map { index, episode in
+            Episode(number: index + 1, episode: episode, answer: file.answer(toEpisode: index + 1))
+        }
+        checkIns = file.checkIns
+    }
+}
+
+/// `hrvmon sessions --episodes` and the self-report in `sessions`' JSON.
+extension SessionOverview {
+    /// Every stress episode of `sessions`, one line each, with its name for `hrvmon label`.
+    public static func episodesTable(_ sessions: [SessionOverview]) -> String {
+        let rows = sessions.flatMap { session in
+            session.selfReport.episodes.map { item in
+                [
+                    "\(session.id):\(item.number)", WallClock.day(session.start),
+                    WallClock.timeOfDay(session.start + item.episode.start) + "–" + WallClock.timeOfDay(session.start + item.episode.end),
+                    Formatting.duration(item.episode.end - item.episode.start), item.answer?.words.lowercased() ?? "unanswered",
+                ]
+            }
+        }
+        guard !rows.isEmpty else { return "no stress episodes in these sessions\n" }
+        return Formatting.columns([["EPISODE", "DAY", "WHEN", "LENGTH", "WAS IT STRESS?"]] + rows)
+            + "answer with `hrvmon label EPISODE yes|no|unsure`\n"
+    }
+
+    /// The check-ins' lines under the sessions' table.
+    func checkInLines() -> String {
+        selfReport.checkIns.map { "  \(id) \(WallClock.timeOfDay($0.time))  check-in: \($0.checkIn.summary)\n" }.joined()
+    }
+
+    /// `episodes` (with `answer`: yes, no, unsure or null) and `checkins` for the JSON object.
+    func addSelfReport(to object: inout JSONObject) {
+        object.add("episodes", selfReport.episodes.map { item in
+            var entry = JSONObject()
+            entry.add("episode", "\(id):\(item.number)")
+            entry.add("start_s", item.episode.start)
+            entry.add("end_s", item.episode.end)
+            entry.add("answer", item.answer?.rawValue)
+            return entry
+        })
+        object.add("checkins", selfReport.checkIns.map { timed in
+            var entry = JSONObject()
+            entry.add("t", timed.time)
+            entry.addFields(of: timed.checkIn)
+            return entry
+        })
+    }
+}
+
+extension StressPatterns {
+    /// The patterns of `sessions` and the diary's check-ins (`diary`, Unix seconds), each session
+    /// at its own UTC offset.
+    public init(_ sessions: [SessionOverview], diary: [(time: Double, checkIn: CheckIn)]) {
+        self.init(
+            sessions: sessions.map { session in
+                StressPatterns.Session(
+                    start: session.start, utcOffset: WallClock.utcOffset(session.start),
+                    episodes: session.selfReport.episodes.map { ($0.episode.start, $0.episode.end, $0.answer) })
+            },
+            checkIns: sessions.flatMap { $0.selfReport.checkIns.map { ($0.time, $0.checkIn) } } + diary)
+    }
+
+    /// `history`'s section: the patterns in words, under a heading; empty with no episode.
+    public var section: String {
+        guard episodes > 0 else { return "" }
+        return "\nWhat your check-ins and answers show (stress episodes in these days; a check-in describes the 30 minutes either side of it)\n"
+            + lines.map { "  " + $0 + "\n" }.joined()
+    }
+}
