@@ -11,21 +11,32 @@ import UserData
 /// dropped. An index that cannot be read (damaged, of another version) is moved aside to
 /// `session-index.jsonl.bad` and rebuilt. Changes are written under a lock (`FileLock`), merged
 /// into the index as it is then, so two processes updating it at once lose neither's entries.
-public enum SessionIndex {
-    public static var path: String { DataDirectory.path + "/session-index.jsonl" }
-    static var lockPath: String { DataDirectory.path + "/session-index.lock" }
-    public static var setAsidePath: String { path + ".bad" }
+public struct SessionIndex: Sendable {
+    /// The index file, and the directory it is in (created when missing).
+    public let path: String
+    let directory: String
+
+    public init(directory: String) {
+        self.directory = directory
+        path = directory + "/session-index.jsonl"
+    }
+
+    /// The user's: in the data directory, beside `sessions/`.
+    public static var user: SessionIndex { SessionIndex(directory: DataDirectory.path) }
+
+    var lockPath: String { directory + "/session-index.lock" }
+    public var setAsidePath: String { path + ".bad" }
 
     /// The entries of `paths` (session files, in that order), each the index's own when it
     /// still matches its file, otherwise made from the file; a file that cannot be read is
     /// handed to `skipping` and left out. New entries are saved to the index, and entries of
     /// files no longer among the session files dropped.
-    public static func entries(of paths: [String], skipping: (RecordingError) -> Void) -> [IndexedSession] {
+    public func entries(of paths: [String], skipping: (RecordingError) -> Void) -> [IndexedSession] {
         let stored = Dictionary(load().map { ($0.key.path, $0) }, uniquingKeysWith: { $1 })
         var made: [IndexedSession] = []
         let entries = paths.compactMap { path -> IndexedSession? in
             do throws(RecordingError) {
-                let key = try currentKey(path, stored: stored[path]?.key)
+                let key = try Self.currentKey(path, stored: stored[path]?.key)
                 if let entry = stored[path], entry.key == key { return entry }
                 let entry = try IndexedSession.read(path, key: key)
                 made.append(entry)
@@ -41,13 +52,13 @@ public enum SessionIndex {
     }
 
     /// Indexes a session that has just ended (its file closed, its summary written).
-    public static func add(_ path: String) {
-        guard let key = try? currentKey(path, stored: nil), let entry = try? IndexedSession.read(path, key: key) else { return }
+    public func add(_ path: String) {
+        guard let key = try? Self.currentKey(path, stored: nil), let entry = try? IndexedSession.read(path, key: key) else { return }
         update(replacing: [entry], dropping: [])
     }
 
     /// Drops the entries of deleted session files.
-    public static func forget(_ paths: [String]) {
+    public func forget(_ paths: [String]) {
         update(replacing: [], dropping: Set(paths))
     }
 
@@ -73,7 +84,7 @@ public enum SessionIndex {
 
     /// The index's entries; none when there is no index, and none (the index set aside) when it
     /// cannot be read.
-    static func load() -> [IndexedSession] {
+    public func load() -> [IndexedSession] {
         guard let bytes = try? InputFile.read(path) else { return [] }
         do throws(IndexedSession.IndexError) {
             return try IndexedSession.parseIndex(bytes)
@@ -87,8 +98,8 @@ public enum SessionIndex {
     /// Under the lock: the index as it is now, with `entries` in place of those of their paths
     /// and without those of `dropped`, written whole. An index that cannot be written is no
     /// failure of the command that reads it: the next run makes the entries again.
-    static func update(replacing entries: [IndexedSession], dropping dropped: Set<String>) {
-        guard (try? DataDirectory.makePrivateDirectory(DataDirectory.path)) != nil else { return }
+    public func update(replacing entries: [IndexedSession], dropping dropped: Set<String>) {
+        guard (try? DataDirectory.makePrivateDirectory(directory)) != nil else { return }
         _ = try? FileLock.holding(lockPath) {
             let replaced = Set(entries.map(\.key.path))
             var merged = load().filter { !replaced.contains($0.key.path) && !dropped.contains($0.key.path) } + entries

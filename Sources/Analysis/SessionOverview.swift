@@ -34,6 +34,6 @@ extension SessionOverview {
     /// unreadable file is handed to `skipping` and left out, so one damaged file does not hide the
     /// others.
     public static func all(since day: CalendarDay? = nil, skipping: (RecordingError) -> Void) -> [SessionOverview] {
-        SessionIndex.entries(of: SessionStore.all(since: day), skipping: skipping).map(SessionOverview.init)
+        SessionIndex.user.entries(of: SessionStore.all(since: day), skipping: skipping).map(SessionOverview.init)
     }
 }

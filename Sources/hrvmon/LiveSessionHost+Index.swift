@@ -7,6 +7,6 @@ extension LiveSessionHost {
     /// that the next `sessions` need not read it.
     func addToIndex() {
         guard let recorder, !recorder.failed, recorder.path.hasPrefix(SessionStore.directory + "/") else { return }
-        SessionIndex.add(recorder.path)
+        SessionIndex.user.add(recorder.path)
     }
 }

@@ -109,7 +109,7 @@ struct Report: ParsableCommand {
         let today = CalendarDay(WallClock.day(generated))!
         var unreadable: [(id: String, reason: String)] = []
         let paths = SessionStore.all(since: CalendarDay(ordinal: today.ordinal - (count - 1)))
-        let sessions = SessionIndex.entries(of: paths) { error in
+        let sessions = SessionIndex.user.entries(of: paths) { error in
             FileStream.printError("hrvmon: \(error); left out of the report")
             unreadable.append((SessionStore.id(of: error.source), "\(error)"))
         }

@@ -42,11 +42,11 @@ struct Delete: ParsableCommand {
         if !yes, try !confirmDeletion(of: what, asking: "Delete \(what)? This cannot be undone.") { return }
         for path in paths {
             if let failure = FileSystem.remove(path) {
-                SessionIndex.forget(Array(paths.prefix { $0 != path }))
+                SessionIndex.user.forget(Array(paths.prefix { $0 != path }))
                 throw badInput(DataDirectory.Failure(path: path, reason: failure.description))
             }
         }
-        SessionIndex.forget(paths)
+        SessionIndex.user.forget(paths)
         var removedDays = 0
         if baseline {
             do {

@@ -1,0 +1,135 @@
+import Analysis
+import Foundation
+import Platform
+import SessionLog
+import TestSupport
+import Testing
+
+/// The session index: its entries as the files say, kept while the files stay as they were,
+/// made again when one changed, dropped when one went, rebuilt when the index is damaged.
+@Suite struct SessionIndexTests {
+    static let start = 1_763_719_800.0
+
+    /// A directory with the index's place and a session file per fixture.
+    private func scratch(_ fixtures: [SessionFixture]) throws -> (index: SessionIndex, paths: [String]) {
+        let directory = NSTemporaryDirectory() + "session-index-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory + "/sessions", withIntermediateDirectories: true)
+        let paths = try fixtures.map { fixture in
+            let path = directory + "/sessions/\(fixture.id).jsonl"
+            try fixture.text.write(toFile: path, atomically: false, encoding: .utf8)
+            return path
+        }
+        return (SessionIndex(directory: directory), paths)
+    }
+
+    private func entries(_ index: SessionIndex, _ paths: [String]) -> [IndexedSession] {
+        index.entries(of: paths) { Issue.record("\($0)") }
+    }
+
+    private var fixtures: [SessionFixture] {
+        [
+            SessionFixture(id: "20251119-101000", start: Self.start - 2 * 86_400),
+            SessionFixture(id: "20251120-101000", start: Self.start - 86_400, tornTail: true),
+            SessionFixture(id: "20251121-101000", start: Self.start, summary: false),
+        ]
+    }
+
+    @Test func entriesAreTheFilesAndReadBackWhole() throws {
+        let (index, paths) = try scratch(fixtures)
+        let made = entries(index, paths)
+        #expect(made.map(\.id) == fixtures.map(\.id))
+        let file = try SessionFileReader.read(path: paths[0])
+        #expect(made[0].heartRate == file.summary?.heartRate && made[0].stressSeconds == 100 && made[0].ended)
+        #expect(made[0].notes.map(\.text) == [SessionFixture.note], "a note with quotes: the line is parsed, not scanned")
+        #expect(made[0].monitored.count == 2, "the link loss splits the monitored time")
+        #expect(made[0].stressEpisodes.map(\.start) == [100] && made[0].breathing.map(\.end) == [280])
+        #expect(made[0].breathing.first?.effect?.coherence == 0.8312)
+        #expect(made[1].tornLine != nil)
+        #expect(!made[2].ended && made[2].beats == SessionFixture.beats, "no summary: replayed")
+        #expect(index.load() == made, "the index holds what was made, every number as it was")
+        #expect(entries(index, paths) == made)
+    }
+
+    @Test func anEntryStandsWhileItsFileIsUnchanged() throws {
+        let (index, paths) = try scratch(fixtures)
+        var made = entries(index, paths)
+        // Planted in the index only: read back, so the file was not read again.
+        made[0].heartRate = 1
+        index.update(replacing: [made[0]], dropping: [])
+        #expect(entries(index, paths)[0].heartRate == 1)
+    }
+
+    @Test func aChangedFileIsReadAgain() throws {
+        let (index, paths) = try scratch(fixtures)
+        var made = entries(index, paths)
+        made[0].heartRate = 1
+        made[1].heartRate = 1
+        index.update(replacing: [made[0], made[1]], dropping: [])
+        // Touched: a new mtime.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: paths[0])
+        // Rewritten to the same size and put back to its old mtime: only the fingerprint tells.
+        let modified = try #require(try FileManager.default.attributesOfItem(atPath: paths[1])[.modificationDate] as? Date)
+        let text = try String(contentsOfFile: paths[1], encoding: .utf8)
+        try text.replacingOccurrences(of: "\"rmssd_ms\":38.2,", with: "\"rmssd_ms\":38.3,").write(toFile: paths[1], atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: paths[1])
+        let again = entries(index, paths)
+        #expect(again[0].heartRate == 61.4 && again[1].heartRate == 61.4)
+        #expect(again[1].rmssd == 38.3)
+        #expect(index.load().first { $0.key.path == paths[1] }?.rmssd == 38.3)
+    }
+
+    @Test func entriesOfVanishedFilesAreDropped() throws {
+        let (index, paths) = try scratch(fixtures)
+        _ = entries(index, paths)
+        try FileManager.default.removeItem(atPath: paths[1])
+        #expect(entries(index, [paths[0], paths[2]]).count == 2)
+        #expect(index.load().map(\.key.path) == [paths[0], paths[2]])
+        index.forget([paths[2]])
+        #expect(index.load().map(\.key.path) == [paths[0]])
+    }
+
+    @Test(arguments: ["cut", "garbled", "version", "empty"])
+    func aDamagedIndexIsSetAsideAndRebuilt(damage: String) throws {
+        let (index, paths) = try scratch(fixtures)
+        let made = entries(index, paths)
+        let bytes = try InputFile.read(index.path)
+        let damaged: [UInt8] = switch damage {
+        case "cut": Array(bytes[..<(bytes.count / 2)])
+        case "garbled": Array(bytes[..<200]) + Array("{not json\n".utf8) + Array(bytes[200...])
+        case "version": Array(String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\"version\":1", with: "\"version\":99").utf8)
+        default: []
+        }
+        try Data(damaged).write(to: URL(fileURLWithPath: index.path))
+        #expect(entries(index, paths) == made)
+        #expect(index.load() == made, "rebuilt")
+        #expect(FileManager.default.fileExists(atPath: index.setAsidePath))
+    }
+
+    @Test func parsingRefusesAnythingButAWholeIndexOfThisVersion() {
+        #expect(throws: IndexedSession.IndexError.self) { try IndexedSession.parseIndex(Array("{\"format\":\"hrvmon-session-index\",\"version\":2}\n".utf8)) }
+        #expect(throws: IndexedSession.IndexError.self) { try IndexedSession.parseIndex(Array("{\"type\":\"note\",\"t\":1,\"text\":\"x\"}\n".utf8)) }
+        #expect(throws: IndexedSession.IndexError.self) {
+            try IndexedSession.parseIndex(Array("{\"format\":\"hrvmon-session-index\",\"version\":1}\n{\"type\":\"note\",\"t\":1,\"text\":\"x\"}\n".utf8))
+        }
+        #expect((try? IndexedSession.parseIndex(IndexedSession.indexBytes([]))) == [])
+    }
+
+    /// Two processes (here threads) updating at once: the lock and the merge keep every entry.
+    @Test func concurrentUpdatesLoseNoEntry() throws {
+        let (index, paths) = try scratch(fixtures)
+        let made = entries(index, paths)
+        index.forget(paths)
+        let rounds = 20
+        let copies = (0..<2).map { side in
+            (0..<rounds).map { round in
+                var entry = made[side]
+                entry.key.path = "/nowhere/\(side)-\(round).jsonl"
+                return entry
+            }
+        }
+        DispatchQueue.concurrentPerform(iterations: 2) { side in
+            for entry in copies[side] { index.update(replacing: [entry], dropping: []) }
+        }
+        #expect(Set(index.load().map(\.key.path)) == Set(copies.joined().map(\.key.path)))
+    }
+}
