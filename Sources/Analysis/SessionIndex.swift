@@ -37,7 +37,13 @@ public struct SessionIndex: Sendable {
         let entries = paths.compactMap { path -> IndexedSession? in
             do throws(RecordingError) {
                 let key = try Self.currentKey(path, stored: stored[path]?.key)
-                if let entry = stored[path], entry.key == key { return entry }
+                if var entry = stored[path], entry.key.sameContents(as: key) {
+                    guard entry.key != key else { return entry }
+                    // Same contents, the inode changed (chmod, touch back): kept, with the new times.
+                    entry.key = key
+                    made.append(entry)
+                    return entry
+                }
                 let entry = try IndexedSession.read(path, key: key)
                 made.append(entry)
                 return entry

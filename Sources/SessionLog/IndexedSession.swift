@@ -24,6 +24,12 @@ public struct IndexedSession: Equatable, Sendable {
             self.fingerprint = fingerprint
         }
 
+        /// The same file as far as the index can tell: path, size, mtime and fingerprint (the
+        /// ctime only says when the fingerprint must be made again).
+        public func sameContents(as other: Key) -> Bool {
+            path == other.path && size == other.size && modified == other.modified && fingerprint == other.fingerprint
+        }
+
         /// Bytes of each end the fingerprint is made of.
         public static let fingerprintedBytes = 1 << 16
 
