@@ -46,6 +46,12 @@ public struct SessionIndex: Sendable {
                 }
                 let entry = try IndexedSession.read(path, key: key)
                 made.append(entry)
+                // A first listing of a year reads 22 GB: saved as it goes, an interrupted one
+                // has not read in vain.
+                if made.count == Self.savedEvery {
+                    update(replacing: made, dropping: [])
+                    made = []
+                }
                 return entry
             } catch {
                 skipping(error)
@@ -56,6 +62,9 @@ public struct SessionIndex: Sendable {
         if !made.isEmpty || !gone.isEmpty { update(replacing: made, dropping: Set(gone)) }
         return entries
     }
+
+    /// New entries saved together while a listing makes many.
+    static let savedEvery = 16
 
     /// Indexes a session that has just ended (its file closed, its summary written).
     public func add(_ path: String) {

@@ -127,6 +127,17 @@ import Testing
         #expect((try? IndexedSession.parseIndex(IndexedSession.indexBytes([]))) == [])
     }
 
+    /// A long first listing saves as it goes: by the time it meets the file after the first
+    /// batch, the batch is in the index.
+    @Test func aLongListingSavesItsEntriesAsItGoes() throws {
+        let (index, good) = try scratch((0..<16).map { SessionFixture(id: "202511\(10 + $0)-101000", start: Self.start - Double(16 - $0) * 86_400) })
+        let broken = good[0].replacingOccurrences(of: "20251110", with: "20251130")
+        try "not a session\n".write(toFile: broken, atomically: false, encoding: .utf8)
+        var savedBefore: Int?
+        let listed = index.entries(of: good + [broken]) { _ in savedBefore = index.load().count }
+        #expect(listed.count == 16 && savedBefore == 16)
+    }
+
     /// Two processes (here threads) updating at once: the lock and the merge keep every entry.
     @Test func concurrentUpdatesLoseNoEntry() throws {
         let (index, paths) = try scratch(fixtures)
