@@ -76,6 +76,17 @@ import Testing
         }
     }
 
+    /// A session is indexed as it ends: the listing after it has nothing to read.
+    @Test func aSavedSessionIsIndexedAsItEnds() throws {
+        let home = Hrvmon.freshHome()
+        let demo = try Self.run(["demo", "--speed", "1000", "--duration", "30", "--save", "--format", "jsonl"], in: home)
+        #expect(demo.status == 0, "\(demo.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: home + "/data/hrvmon/sessions")
+        #expect(try Self.indexedPaths(home) == files.map { home + "/data/hrvmon/sessions/" + $0 })
+        let index = try String(contentsOfFile: Self.indexPath(home), encoding: .utf8)
+        #expect(index.contains("\"ended\":true"))
+    }
+
     @Test func entriesFollowTheirFiles() throws {
         let (home, ids) = try Self.home()
         let sessions = home + "/data/hrvmon/sessions/"
