@@ -2,7 +2,8 @@
 /// the format and its version, then per session a `session` line followed by its `note`,
 /// `monitored`, `stress` and `exercise` lines. Flat lines of plain values, so that they are read
 /// in place as session lines are (`ScannedObject`); a line with escapes (a note's quote) is
-/// parsed as the session reader parses such lines.
+/// parsed as the session reader parses such lines. Numbers are read back correctly rounded
+/// (`exactDouble`): each is the Double that was written, so a listing says what it said before.
 extension IndexedSession {
     public static let indexFormat = "hrvmon-session-index"
     public static let indexVersion = 1
@@ -138,15 +139,15 @@ extension IndexedSession {
         guard !entries.isEmpty else { throw SessionFileReader.LineError(reason: "a \(type) line before any session line") }
         let last = entries.count - 1
         switch type {
-        case "note": entries[last].notes.append(SessionFile.Note(time: try fields.double("t"), text: try fields.string("text")))
-        case "monitored": entries[last].monitored.append(Span(start: try fields.double("start"), end: try fields.double("end")))
+        case "note": entries[last].notes.append(SessionFile.Note(time: try fields.exactDouble("t"), text: try fields.string("text")))
+        case "monitored": entries[last].monitored.append(Span(start: try fields.exactDouble("start"), end: try fields.exactDouble("end")))
         case "stress":
             entries[last].stressEpisodes.append(Episode(
-                start: try fields.double("start"), end: try fields.double("end"),
-                clock: Span(start: try fields.double("clock_start"), end: try fields.double("clock_end")), peakLevel: try fields.optionalDouble("peak")))
+                start: try fields.exactDouble("start"), end: try fields.exactDouble("end"),
+                clock: Span(start: try fields.exactDouble("clock_start"), end: try fields.exactDouble("clock_end")), peakLevel: try fields.optionalExactDouble("peak")))
         case "exercise":
             entries[last].breathing.append(BreathingExercise(
-                start: try fields.double("start"), end: try fields.double("end"), pattern: try fields.string("pattern"),
+                start: try fields.exactDouble("start"), end: try fields.exactDouble("end"), pattern: try fields.string("pattern"),
                 effect: try fields.object("effect").map(effect)))
         default: throw SessionFileReader.LineError(reason: "unknown line type \"\(type)\"")
         }
@@ -161,29 +162,29 @@ extension IndexedSession {
             path: try fields.string("path"), size: try fields.int("size"), modified: try nanoseconds("mtime_ns"),
             changed: try nanoseconds("ctime_ns"), fingerprint: try fields.string("hash"))
         var entry = IndexedSession(
-            key: key, id: try fields.string("id"), start: try fields.double("start"), source: try fields.string("source"),
+            key: key, id: try fields.string("id"), start: try fields.exactDouble("start"), source: try fields.string("source"),
             deviceName: try fields.optionalString("device_name"), deviceAddress: try fields.optionalString("device_address"))
-        entry.seconds = try fields.double("duration_s")
+        entry.seconds = try fields.exactDouble("duration_s")
         entry.beats = try fields.int("beats")
-        entry.heartRate = try fields.optionalDouble("hr_bpm")
-        entry.rmssd = try fields.optionalDouble("rmssd_ms")
-        entry.sdnn = try fields.optionalDouble("sdnn_ms")
-        entry.stressSeconds = try fields.double("stress_s")
+        entry.heartRate = try fields.optionalExactDouble("hr_bpm")
+        entry.rmssd = try fields.optionalExactDouble("rmssd_ms")
+        entry.sdnn = try fields.optionalExactDouble("sdnn_ms")
+        entry.stressSeconds = try fields.exactDouble("stress_s")
         entry.exercises = try fields.int("exercises")
         entry.ended = try fields.bool("ended")
         entry.tornLine = try fields.optionalInt("torn_line")
-        entry.origin = try fields.double("origin")
-        entry.end = try fields.double("end")
+        entry.origin = try fields.exactDouble("origin")
+        entry.end = try fields.exactDouble("end")
         return entry
     }
 
     private static func effect(_ fields: some LineFields) throws(SessionFileReader.LineError) -> SessionFile.Effect {
         func span(_ key: StaticString) throws(SessionFileReader.LineError) -> SessionFile.Effect.Span {
             let object = try fields.object(key)
-            return SessionFile.Effect.Span(rmssd: try object?.optionalDouble("rmssd_ms"), heartRate: try object?.optionalDouble("hr_bpm"))
+            return SessionFile.Effect.Span(rmssd: try object?.optionalExactDouble("rmssd_ms"), heartRate: try object?.optionalExactDouble("hr_bpm"))
         }
         return SessionFile.Effect(
-            start: try fields.double("start"), before: try span("before"), during: try span("during"), after: try span("after"),
-            coherence: try fields.optionalDouble("coherence"))
+            start: try fields.exactDouble("start"), before: try span("before"), during: try span("during"), after: try span("after"),
+            coherence: try fields.optionalExactDouble("coherence"))
     }
 }

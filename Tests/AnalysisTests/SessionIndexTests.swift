@@ -118,6 +118,25 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: index.setAsidePath))
     }
 
+    /// `sessions --format json` prints the numbers whole: read back from the index, each must be
+    /// the Double that was written, to the last bit.
+    @Test func numbersReadBackToTheLastBit() throws {
+        let (index, paths) = try scratch([fixtures[0]])
+        var entry = entries(index, paths)[0]
+        var generator = SystemRandomNumberGenerator()
+        var written: [IndexedSession] = []
+        for _ in 0..<2000 {
+            entry.start = Double.random(in: 1.7e9...1.9e9, using: &generator)
+            entry.heartRate = Double.random(in: 30...200, using: &generator)
+            entry.rmssd = Double(bitPattern: UInt64.random(in: 0x3FF0_0000_0000_0000...0x4070_0000_0000_0000, using: &generator))
+            entry.seconds = Double.random(in: 0...1e6, using: &generator)
+            written.append(entry)
+        }
+        let read = try IndexedSession.parseIndex(IndexedSession.indexBytes(written))
+        let differing = zip(written, read).filter { $0.0 != $0.1 }
+        #expect(differing.isEmpty, "\(differing.count) of 2000 differ, e.g. \(differing.first.map { "\($0.0.start) \($0.0.heartRate!) \($0.0.rmssd!) \($0.0.seconds) → \($0.1.start) \($0.1.heartRate!) \($0.1.rmssd!) \($0.1.seconds)" } ?? "")")
+    }
+
     @Test func parsingRefusesAnythingButAWholeIndexOfThisVersion() {
         #expect(throws: IndexedSession.IndexError.self) { try IndexedSession.parseIndex(Array("{\"format\":\"hrvmon-session-index\",\"version\":2}\n".utf8)) }
         #expect(throws: IndexedSession.IndexError.self) { try IndexedSession.parseIndex(Array("{\"type\":\"note\",\"t\":1,\"text\":\"x\"}\n".utf8)) }
