@@ -191,6 +191,9 @@ struct ScannedObject: LineFields {
         return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(member.valueStart)..<Int(member.valueEnd)]), as: UTF8.self))
     }
 
+    // Inlined: the reader looks up every field of every line through it (callgrind, 8 MB of a day:
+    // 409 M instructions as a call, 401.5 M inlined, 403.6 M for the loop in place before).
+    @inline(__always)
     private func member(_ key: StaticString) -> Member? {
         let length = key.utf8CodeUnitCount
         guard length > 0 else { return nil }
