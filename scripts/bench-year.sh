@@ -29,7 +29,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 days=$(ls "$sessions_dir" | grep -c '\.jsonl$')
 latest=$(ls "$sessions_dir" | grep '\.jsonl$' | sort | tail -n 1)
-bytes=$(du -cb "$sessions_dir"/*.jsonl | tail -n 1 | cut -f1)
+bytes=$(du -cbL "$sessions_dir"/*.jsonl | tail -n 1 | cut -f1)
 
 # One row: NAME LABEL COMMAND...; the command runs with the data directory as XDG_DATA_HOME.
 row() {

@@ -5,24 +5,20 @@ import SelfReport
 import SessionLog
 
 /// What the wearer reported in a session: its stress episodes with their answers to "Was that
-/// stress?", and its check-ins. Pure: made from the file as read.
+/// stress?", and its check-ins. Pure: made from the session's index entry.
 public struct SessionSelfReport: Sendable {
     public struct Episode: Sendable {
         /// From 1, as `hrvmon label SESSION:N` names it.
         public var number: Int
-        public var episode: StressEpisode
-        /// The newest answer; nil: unanswered.
-        public var answer: EpisodeAnswer?
+        public var episode: IndexedSession.Episode
     }
 
     public var episodes: [Episode]
     public var checkIns: [SessionFile.TimedCheckIn]
 
-    public init(_ file: SessionFile) {
-        episodes = file.stressEpisodes.enumerated().map { index, episode in
-            Episode(number: index + 1, episode: episode, answer: file.answer(toEpisode: index + 1))
-        }
-        checkIns = file.checkIns
+    public init(_ entry: IndexedSession) {
+        episodes = entry.stressEpisodes.enumerated().map { Episode(number: $0 + 1, episode: $1) }
+        checkIns = entry.checkIns
     }
 }
 
@@ -35,7 +31,7 @@ extension SessionOverview {
                 [
                     "\(session.id):\(item.number)", WallClock.day(session.start),
                     WallClock.timeOfDay(session.start + item.episode.start) + "–" + WallClock.timeOfDay(session.start + item.episode.end),
-                    Formatting.duration(item.episode.end - item.episode.start), item.answer?.words.lowercased() ?? "unanswered",
+                    Formatting.duration(item.episode.end - item.episode.start), item.episode.answer?.words.lowercased() ?? "unanswered",
                 ]
             }
         }
@@ -56,7 +52,7 @@ extension SessionOverview {
             entry.add("episode", "\(id):\(item.number)")
             entry.add("start_s", item.episode.start)
             entry.add("end_s", item.episode.end)
-            entry.add("answer", item.answer?.rawValue)
+            entry.add("answer", item.episode.answer?.rawValue)
             return entry
         })
         object.add("checkins", selfReport.checkIns.map { timed in
@@ -76,7 +72,7 @@ extension StressPatterns {
             sessions: sessions.map { session in
                 StressPatterns.Session(
                     start: session.start, utcOffset: WallClock.utcOffset(session.start),
-                    episodes: session.selfReport.episodes.map { ($0.episode.start, $0.episode.end, $0.answer) })
+                    episodes: session.selfReport.episodes.map { ($0.episode.start, $0.episode.end, $0.episode.answer) })
             },
             checkIns: sessions.flatMap { $0.selfReport.checkIns.map { ($0.time, $0.checkIn) } } + diary)
     }

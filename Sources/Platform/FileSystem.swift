@@ -21,12 +21,18 @@ public enum FileSystem {
         /// The permission bits (0o7777).
         public var permissions: UInt32
         public var size: Int
+        /// Last change of the contents (st_mtim), nanoseconds since 1970.
+        public var modified: Int64
+        /// Last change of the contents or the inode, a `touch -d` of the mtime included (st_ctim).
+        public var changed: Int64
 
-        public init(kind: Kind, owner: UInt32, permissions: UInt32, size: Int) {
+        public init(kind: Kind, owner: UInt32, permissions: UInt32, size: Int, modified: Int64 = 0, changed: Int64 = 0) {
             self.kind = kind
             self.owner = owner
             self.permissions = permissions
             self.size = size
+            self.modified = modified
+            self.changed = changed
         }
     }
 
@@ -51,7 +57,15 @@ public enum FileSystem {
         case S_IFDIR: .directory
         default: .other
         }
-        return Status(kind: kind, owner: info.st_uid, permissions: info.st_mode & 0o7777, size: Int(info.st_size))
+        func nanoseconds(_ time: timespec) -> Int64 { Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec) }
+        return Status(
+            kind: kind, owner: info.st_uid, permissions: info.st_mode & 0o7777, size: Int(info.st_size),
+            modified: nanoseconds(info.st_mtim), changed: nanoseconds(info.st_ctim))
+    }
+
+    /// rename(2).
+    public static func move(_ path: String, to destination: String) -> Errno? {
+        rename(path, destination) == 0 ? nil : .current
     }
 
     /// unlink(2); a path that is already gone is no failure.

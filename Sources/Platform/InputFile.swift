@@ -94,6 +94,29 @@ public final class InputFile {
         return bytes
     }
 
+    /// The first and the last `count` bytes of a file (overlapping in one shorter than twice
+    /// that), read with pread(2) without moving the position: a fingerprint of its contents that
+    /// costs two reads whatever its size.
+    public func ends(_ count: Int) throws(FileOpenError) -> [UInt8] {
+        let length = size ?? 0
+        var bytes: [UInt8] = []
+        for offset in [0, max(0, length - count)] {
+            var buffer = [UInt8](repeating: 0, count: min(count, length - offset))
+            var done = 0
+            while done < buffer.count {
+                let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+                if got == 0 { break }
+                if got < 0 {
+                    guard errno == EINTR else { throw FileOpenError(path: path, .current) }
+                    continue
+                }
+                done += got
+            }
+            bytes += buffer[..<done]
+        }
+        return bytes
+    }
+
     /// The whole input at once.
     public static func read(_ path: String) throws(FileOpenError) -> [UInt8] {
         try InputFile(opening: path).readToEnd()

@@ -68,15 +68,16 @@ public enum DaysPage {
         guard !report.sessions.isEmpty else { return "<p class=\"muted\">No sessions started in these days.</p>" }
         let none = "—"
         let rows = report.sessions.map { session -> [ReportPage.Cell] in
-            let summary = session.file.summary
+            // The session's own summary: none when it ended abruptly.
+            let summary = session.ended ? (heartRate: session.heartRate, rmssd: session.rmssd) : nil
             return [
                 ReportPage.Cell(session.id),
-                ReportPage.Cell("\(LocalTime.shortDate(CalendarDay(WallClock.day(session.file.header.start))!)) \(WallClock.timeOfDay(session.file.header.start).prefix(5))", kind: "time"),
-                ReportPage.Cell(Formatting.elapsed(session.timeline.end - session.timeline.origin) + (summary == nil ? " (ended abruptly)" : ""), kind: "number"),
+                ReportPage.Cell("\(LocalTime.shortDate(CalendarDay(WallClock.day(session.start))!)) \(WallClock.timeOfDay(session.start).prefix(5))", kind: "time"),
+                ReportPage.Cell(Formatting.elapsed(session.end - session.origin) + (summary == nil ? " (ended abruptly)" : ""), kind: "number"),
                 ReportPage.Cell(summary?.heartRate.map { Formatting.fixed($0, digits: 0) } ?? none, kind: "number"),
                 ReportPage.Cell(summary?.rmssd.map { Formatting.fixed($0, digits: 1) } ?? none, kind: "number"),
-                ReportPage.Cell(Formatting.minutes(session.stressSeconds), kind: "number"),
-                ReportPage.Cell(String(session.exercises.count), kind: "number"),
+                ReportPage.Cell(Formatting.minutes(session.recordedStressSeconds), kind: "number"),
+                ReportPage.Cell(String(session.breathing.count), kind: "number"),
                 ReportPage.Cell(String(session.notes.count), kind: "number"),
             ]
         }

@@ -29,13 +29,13 @@ public struct DaysReport {
     public let days: [Day]
     /// `hours[d][h]`: day `d` of `days`, local hour `h` (0–23).
     public let hours: [[Hour]]
-    /// Oldest first.
-    public let sessions: [SessionReport]
+    /// Oldest first, from the session index.
+    public let sessions: [IndexedSession]
     /// Session files that could not be read: their id and why.
     public let unreadable: [(id: String, reason: String)]
 
     /// The `count` days up to `today`, the sessions among `sessions` that started in them.
-    public init(sessions candidates: [SessionReport], unreadable: [(id: String, reason: String)], history: BaselineHistory,
+    public init(sessions candidates: [IndexedSession], unreadable: [(id: String, reason: String)], history: BaselineHistory,
          settings: Settings, today: CalendarDay, count: Int) {
         let first = CalendarDay(ordinal: today.ordinal - (count - 1))
         var days = (0..<count).map { Day(day: CalendarDay(ordinal: first.ordinal + $0)) }
@@ -55,14 +55,14 @@ public struct DaysReport {
             }
         }
 
-        sessions = candidates.filter { index($0.file.header.start) != nil }
+        sessions = candidates.filter { index($0.start) != nil }
         for session in sessions {
-            days[index(session.file.header.start)!].sessions += 1
-            let monitored = session.timeline.monitored
+            days[index(session.start)!].sessions += 1
+            let monitored = session.monitored
             for span in monitored { distribute(span.start, span.end, \.monitoredSeconds) }
             // Stress only while there were beats: an episode may span a link loss.
             for episode in session.stressEpisodes {
-                let (start, end) = (session.clock(episode.start), session.clock(episode.end))
+                let (start, end) = (episode.clock.start, episode.clock.end)
                 for span in monitored { distribute(max(start, span.start), min(end, span.end), \.stressSeconds) }
             }
         }

@@ -16,6 +16,11 @@ protocol LineFields {
     associatedtype Object: LineFields
     /// nil when the line has no such key.
     func value(_ key: StaticString) -> LineValue<Object>?
+    /// The number at `key` correctly rounded from its text, as Swift's `Double(_:)` reads it: the
+    /// Double whose shortest text was written comes back to the last bit. (`value` gives what the
+    /// session reader always gave, `Decimal`'s rounding beyond 17 characters.) nil when `key`
+    /// holds no number.
+    func exactNumber(_ key: StaticString) -> Double?
 }
 
 extension LineFields {
@@ -42,6 +47,23 @@ extension LineFields {
         case nil, .null?: return nil
         case .number(let number)?: return number
         case .bool(let value)?: return value ? 1 : 0
+        default: throw missing(key, "a number")
+        }
+    }
+
+    /// A number `exactNumber` reads: for files whose numbers hrvmon wrote from Doubles it must
+    /// give back exactly (the session index).
+    func exactDouble(_ key: StaticString) throws(SessionFileReader.LineError) -> Double {
+        guard let value = try optionalExactDouble(key) else { throw missing(key, "a number") }
+        return value
+    }
+
+    func optionalExactDouble(_ key: StaticString) throws(SessionFileReader.LineError) -> Double? {
+        switch value(key) {
+        case nil, .null?: return nil
+        case .number?:
+            guard let number = exactNumber(key) else { throw missing(key, "a number") }
+            return number
         default: throw missing(key, "a number")
         }
     }
@@ -90,6 +112,11 @@ struct JSONFields: LineFields {
     var keys: Dictionary<String, JSONValue>.Keys { object.keys }
 
     func raw(_ key: String) -> JSONValue? { object[key] }
+
+    func exactNumber(_ key: StaticString) -> Double? {
+        guard case .number(let number)? = object[key.description] else { return nil }
+        return Double(number.text)
+    }
 
     func value(_ key: StaticString) -> LineValue<JSONFields>? {
         switch object[key.description] {

@@ -183,12 +183,24 @@ struct ScannedObject: LineFields {
 
     /// The last member named `key` (the last of repeated keys counts, as JSONSerialization read them).
     func value(_ key: StaticString) -> LineValue<NestedObject>? {
+        member(key).flatMap(value(of:))
+    }
+
+    func exactNumber(_ key: StaticString) -> Double? {
+        guard let member = member(key), member.kind == .number else { return nil }
+        return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(member.valueStart)..<Int(member.valueEnd)]), as: UTF8.self))
+    }
+
+    // Inlined: the reader looks up every field of every line through it (callgrind, 8 MB of a day:
+    // 409 M instructions as a call, 401.5 M inlined, 403.6 M for the loop in place before).
+    @inline(__always)
+    private func member(_ key: StaticString) -> Member? {
         let length = key.utf8CodeUnitCount
         guard length > 0 else { return nil }
         let tag = Self.tag(length: length, first: key.utf8Start[0], last: key.utf8Start[length - 1])
         var index = count - 1
         while index >= 0 {
-            if members[index].keyTag == tag, keyMatches(members[index], key) { return value(of: members[index]) }
+            if members[index].keyTag == tag, keyMatches(members[index], key) { return members[index] }
             index -= 1
         }
         return nil
@@ -221,5 +233,10 @@ struct NestedObject: LineFields {
     func value(_ key: StaticString) -> LineValue<NestedObject>? {
         let storage = ScannedObject.Storage()
         return withExtendedLifetime(storage) { ScannedObject(nestedIn: bytes, at: start, storage: storage).value(key) }
+    }
+
+    func exactNumber(_ key: StaticString) -> Double? {
+        let storage = ScannedObject.Storage()
+        return withExtendedLifetime(storage) { ScannedObject(nestedIn: bytes, at: start, storage: storage).exactNumber(key) }
     }
 }

@@ -82,12 +82,19 @@ extension LineFields {
     }
 
     func episodeLabel() throws(SessionFileReader.LineError) -> EpisodeLabel {
-        let answer = try string("answer")
-        guard let known = EpisodeAnswer(rawValue: answer) else {
-            throw SessionFileReader.LineError(reason: "\"answer\" must be yes, no or unsure, not '\(answer)'")
-        }
+        let known = try EpisodeAnswer(line: try string("answer"))
         let episode = try int("episode")
         guard episode >= 1 else { throw SessionFileReader.LineError(reason: "\"episode\" must be 1 or more") }
         return EpisodeLabel(episode: episode, start: try double("start_s"), answer: known, via: try string("via"))
+    }
+}
+
+extension EpisodeAnswer {
+    /// An answer's word as the session file and the index write it.
+    init(line text: String) throws(SessionFileReader.LineError) {
+        guard let known = EpisodeAnswer(rawValue: text) else {
+            throw SessionFileReader.LineError(reason: "\"answer\" must be yes, no or unsure, not '\(text)'")
+        }
+        self = known
     }
 }

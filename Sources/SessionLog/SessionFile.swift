@@ -63,12 +63,12 @@ public struct SessionFile: Sendable {
         public var calibrating: Bool
     }
 
-    public struct Note: Sendable {
+    public struct Note: Equatable, Sendable {
         public var time: Double
         public var text: String
     }
 
-    public struct TimedCheckIn: Sendable {
+    public struct TimedCheckIn: Equatable, Sendable {
         public var time: Double
         public var checkIn: CheckIn
     }
@@ -82,8 +82,8 @@ public struct SessionFile: Sendable {
 
     /// The measured effect of a breathing exercise: RMSSD and heart rate in the minute before,
     /// during it, and in the two minutes after.
-    public struct Effect: Sendable {
-        public struct Span: Sendable {
+    public struct Effect: Equatable, Sendable {
+        public struct Span: Equatable, Sendable {
             public var rmssd: Double?
             public var heartRate: Double?
         }

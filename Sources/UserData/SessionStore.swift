@@ -50,8 +50,9 @@ public enum SessionStore {
     public static func all(since day: CalendarDay? = nil) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let first = day?.text.filter { $0 != "-" } ?? ""
-        return names.filter { $0.hasSuffix(fileExtension) && $0 >= first }.map { directory + "/" + $0 }
-            .sorted { startOrder(id(of: $0)) < startOrder(id(of: $1)) }
+        // Each name's order made once, not at every comparison: a year's listing sorts 365.
+        return names.filter { $0.hasSuffix(fileExtension) && $0 >= first }.map { (name: $0, order: startOrder(id(of: $0))) }
+            .sorted { $0.order < $1.order }.map { directory + "/" + $0.name }
     }
 
     /// A session by id (or a unique prefix of one), or by path when `acceptingPaths`: every

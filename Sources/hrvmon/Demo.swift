@@ -120,6 +120,7 @@ struct Demo: ParsableCommand {
         }
         publisher?.close()
         host.sayWhereKept(unsaved: "not saved: run `hrvmon demo --save` to keep it", display: display.display)
+        host.addToIndex()
     }
 
     /// The demo strap's LSL streams, opened before the session's clock starts, and whether an inlet

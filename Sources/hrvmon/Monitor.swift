@@ -67,7 +67,10 @@ struct Monitor: ParsableCommand {
                 ]
             }
         for publisher in publishers { publisher.close() }
-        for host in hosts { host.sayWhereKept(unsaved: "not saved (--no-log)", display: display.display) }
+        for host in hosts {
+            host.sayWhereKept(unsaved: "not saved (--no-log)", display: display.display)
+            host.addToIndex()
+        }
         if hosts.contains(where: { $0.recorder?.failed == true }), settings.log.stopsOnError { throw ExitCode(1) }
         // The personal history is one person's: with several sensors, the first --device is the user's.
         if let failure = hosts[0].keepRestingValues(startedAt: start) {

@@ -107,16 +107,11 @@ struct Report: ParsableCommand {
         let history: BaselineHistory
         do { history = try DataDirectory.loadHistory() } catch { throw badInput(error) }
         let today = CalendarDay(WallClock.day(generated))!
-        var sessions: [SessionReport] = []
         var unreadable: [(id: String, reason: String)] = []
-        for path in SessionStore.all(since: CalendarDay(ordinal: today.ordinal - (count - 1))) {
-            do {
-                // The days page charts no corrected beats or metrics: those lines are skipped.
-                sessions.append(SessionReport(file: try SessionFileReader.read(path: path, detail: .beats)))
-            } catch {
-                FileStream.printError("hrvmon: \(error); left out of the report")
-                unreadable.append((SessionStore.id(of: path), "\(error)"))
-            }
+        let paths = SessionStore.all(since: CalendarDay(ordinal: today.ordinal - (count - 1)))
+        let sessions = SessionIndex.user.entries(of: paths) { error in
+            FileStream.printError("hrvmon: \(error); left out of the report")
+            unreadable.append((SessionStore.id(of: error.source), "\(error)"))
         }
         let report = DaysReport(sessions: sessions, unreadable: unreadable, history: history, settings: settings, today: today, count: count)
         return (DaysPage.render(report, generated: generated), "hrvmon-\(today.text)-\(count)days.html")

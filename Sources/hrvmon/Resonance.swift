@@ -146,6 +146,7 @@ struct Resonance: ParsableCommand {
             let time = min(clock.time, start + end)
             return (time, time - start)
         }
+        host.addToIndex()
         return (host, run)
     }
 

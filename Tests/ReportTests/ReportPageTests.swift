@@ -106,6 +106,8 @@ import Testing
         #expect(!page.contains("<svg") && page.contains("No beats were recorded"))
     }
 
+    static let noKey = IndexedSession.Key(path: "", size: 0, modified: 0, changed: 0, fingerprint: "")
+
     @Test func daysReportPutsStressInItsHour() throws {
         let today = try #require(CalendarDay(WallClock.day(Self.start)))
         let earlier = try Self.report(SessionFixture(id: "earlier", start: Self.start - 2 * 86_400))
@@ -116,8 +118,9 @@ import Testing
             history.record(RestingMeasurement(
                 day: CalendarDay(ordinal: today.ordinal - back).text, lnRMSSD: 3.6 + 0.05 * Double(back), restingHR: 60 + Double(back), source: "test"))
         }
+        let entries = [tooOld, earlier, latest].map { IndexedSession(key: Self.noKey, file: $0.file) }
         let report = DaysReport(
-            sessions: [tooOld, earlier, latest], unreadable: [("broken", "line 3: not JSON")], history: history, settings: .init(),
+            sessions: entries, unreadable: [("broken", "line 3: not JSON")], history: history, settings: .init(),
             today: today, count: 7)
         #expect(report.sessions.map(\.id) == ["earlier", "20251121-101000"])
         #expect(report.days.map(\.sessions) == [0, 0, 0, 0, 1, 0, 1])

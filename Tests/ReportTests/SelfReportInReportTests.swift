@@ -39,7 +39,7 @@ import Testing
         let labelled = try SessionFileReader.read(Array((fixture.text + lines.joined(separator: "\n") + "\n").utf8), source: "fixture.jsonl")
         let today = try #require(CalendarDay(WallClock.day(ReportTests.start)))
         let report = DaysReport(
-            sessions: [SessionReport(file: labelled)], unreadable: [], history: BaselineHistory(), settings: .init(), today: today, count: 7)
+            sessions: [IndexedSession(key: ReportTests.noKey, file: labelled)], unreadable: [], history: BaselineHistory(), settings: .init(), today: today, count: 7)
         let page = DaysPage.render(report, generated: ReportTests.start + 3600)
         ReportTests.expectWellFormed(page)
         #expect(page.contains("<h2>What your check-ins and answers show</h2>"))

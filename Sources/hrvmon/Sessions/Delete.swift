@@ -1,3 +1,4 @@
+import Analysis
 import ArgumentParser
 import Platform
 import Presentation
@@ -40,8 +41,12 @@ struct Delete: ParsableCommand {
             + (baseline ? " and the resting values they added to your baseline" : "")
         if !yes, try !confirmDeletion(of: what, asking: "Delete \(what)? This cannot be undone.") { return }
         for path in paths {
-            if let failure = FileSystem.remove(path) { throw badInput(DataDirectory.Failure(path: path, reason: failure.description)) }
+            if let failure = FileSystem.remove(path) {
+                SessionIndex.user.forget(Array(paths.prefix { $0 != path }))
+                throw badInput(DataDirectory.Failure(path: path, reason: failure.description))
+            }
         }
+        SessionIndex.user.forget(paths)
         var removedDays = 0
         if baseline {
             do {

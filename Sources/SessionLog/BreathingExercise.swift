@@ -1,13 +1,18 @@
-import SessionLog
-
 /// A breathing exercise taken during a session: from its start mark to its stop mark (or the end
 /// of the session), with its measured effect when the file has it.
-public struct BreathingExercise {
+public struct BreathingExercise: Equatable, Sendable {
     /// RR seconds.
     public var start: Double
     public var end: Double
     public var pattern: String
     public var effect: SessionFile.Effect?
+
+    public init(start: Double, end: Double, pattern: String, effect: SessionFile.Effect?) {
+        self.start = start
+        self.end = end
+        self.pattern = pattern
+        self.effect = effect
+    }
 
     public static func all(in file: SessionFile, sessionLength: Double) -> [BreathingExercise] {
         var exercises: [BreathingExercise] = []

@@ -1,5 +1,3 @@
-import SessionLog
-
 /// Where a session's moments lie on the clock. Episodes, metrics and exercises are dated in
 /// seconds of RR from the first beat; the clock time of such a position is the first beat's
 /// clock time, plus the RR since, plus the length of every link loss before it (no beats, so no
