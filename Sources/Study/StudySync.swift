@@ -70,7 +70,7 @@ public struct StudySync {
 
     /// The last beat's sequence number the server holds of each session of this participant.
     func highWaterMarks() throws(StudyFailure) -> [String: Int] {
-        let rows = try database.query("SELECT session, max(seq) FROM hrvmon_study.beats GROUP BY session").rows
+        let rows = try database.query("SELECT session, max(seq) FROM hrvmon_study.beats WHERE participant = current_user GROUP BY session").rows
         var marks: [String: Int] = [:]
         for row in rows { if let id = row[0], let mark = row[1].flatMap({ Int($0) }) { marks[id] = mark } }
         return marks

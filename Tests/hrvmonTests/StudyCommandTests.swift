@@ -86,6 +86,29 @@ import Testing
             #expect(row["last_upload"] is String)
         }
     }
+    @Test func badInvitesAreToldApartAndNothingToDoExitsZero() throws {
+        let participant = try #require(try study.joined(1).first)
+        let newcomer = StudyFixture.Participant()
+        #expect(try newcomer.run(["study", "sync"]).stdout.contains("not taking part in a study"))
+        #expect(try newcomer.run(["study", "show"]).status == 0)
+        let text = try String(contentsOfFile: participant.invite, encoding: .utf8)
+        let truncated = try Hrvmon.temporaryFile(String(text.prefix(text.count / 2)), name: "cut.invite")
+        let cut = try newcomer.run(["study", "join", truncated.path, "--accept"])
+        #expect(cut.status == 2 && cut.stderr.contains("truncated or damaged"), "\(cut.stderr)")
+        // The same credential with a CA that did not sign the server's certificate.
+        let otherCA = try String(contentsOfFile: study.server.otherCAFile, encoding: .utf8)
+        let forged = try Hrvmon.temporaryFile(String(text[..<text.range(of: "ca:\n")!.upperBound]) + otherCA, name: "forged.invite")
+        let wrongCA = try newcomer.run(["study", "join", forged.path, "--accept"])
+        #expect(wrongCA.status == 1 && wrongCA.stderr.contains("not from the study's CA"), "\(wrongCA.stderr)")
+        // A second study's invite while taking part in one.
+        let second = try StudyFixture(server: study.server)
+        let invited = try second.joined(1)
+        let again = try participant.run(["study", "join", try #require(invited.first).invite, "--accept"])
+        #expect(again.status == 2 && again.stderr.contains("already taking part in the study"), "\(again.stderr)")
+        // Off a terminal, joining without --accept is refused rather than assumed.
+        let unasked = try newcomer.run(["study", "join", participant.invite])
+        #expect(unasked.status == 2 && unasked.stderr.contains("--accept"))
+    }
 }
 
 /// SHA-256 as a tool outside hrvmon computes it, to check the consent's recorded hash.
