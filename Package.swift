@@ -66,6 +66,11 @@ let package = Package(
         // liblsl, the Lab Streaming Layer's library, loaded at run time when present: stream
         // outlets with their stream info, LSL's clock.
         .target(name: "LabStreamingLayer", dependencies: ["Platform"]),
+        // libpq, PostgreSQL's client library (module map only).
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // A study's PostgreSQL through libpq's asynchronous API on Platform's loop: TLS verified
+        // against the study's CA, SCRAM-SHA-256 with channel binding, failures told apart.
+        .target(name: "StudyDatabase", dependencies: ["Platform", "CPostgres"]),
 
         // MARK: The product's parts, each a library the commands put together.
 
@@ -79,6 +84,8 @@ let package = Package(
         .target(
             name: "Analysis",
             dependencies: ["Platform", "HRV", "Recordings", "Settings", "SelfReport", "LivePipeline", "SessionLog", "Presentation", "UserData"]),
+        // A research study: its schema and roles, invites, consent, and sending sessions exactly once.
+        .target(name: "Study", dependencies: ["Platform", "SessionLog", "UserData", "Analysis", "StudyDatabase"]),
         // The live terminal dashboard: state, rendering, keys, the breathing pacer bar.
         .target(
             name: "Dashboard", dependencies: ["Platform", "HeartRateProtocol", "HRV", "SelfReport", "LivePipeline", "Presentation"]),
@@ -106,7 +113,7 @@ let package = Package(
             dependencies: [
                 "Platform", "HRV", "Simulation", "Recordings", "Settings", "SelfReport", "SessionLog", "Exports",
                 "Presentation", "UserData", "Analysis", "DBus", "BlueZ", "BluetoothHCI", "LabStreamingLayer", "Dashboard", "Report", "Doctor",
-                "LiveSession", argumentParser, numerics,
+                "LiveSession", "Study", argumentParser, numerics,
             ]),
 
         // MARK: Tests: one target per module, sharing TestSupport.
@@ -119,7 +126,7 @@ let package = Package(
             dependencies: ["HRV", "Simulation", "Recordings", "Settings", "LivePipeline", "SessionLog", "Dashboard", "LiveSession"],
             path: "Tests/TestSupport",
             resources: [
-                .copy("Fixtures"), .copy("FakeBlueZ"), .copy("FakeNotifications"), .copy("ReferenceReaders"), .copy("LSLInlet"),
+                .copy("Fixtures"), .copy("FakeBlueZ"), .copy("FakeNotifications"), .copy("ReferenceReaders"), .copy("LSLInlet"), .copy("PrivatePostgres"),
             ]),
         .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Simulation"]),
         .testTarget(name: "PolarMeasurementDataTests", dependencies: ["PolarMeasurementData"]),
@@ -138,6 +145,8 @@ let package = Package(
         .testTarget(name: "BlueZTests", dependencies: ["DBus", "BlueZ"]),
         .testTarget(name: "BluetoothHCITests", dependencies: ["Platform", "BluetoothHCI"]),
         .testTarget(name: "LabStreamingLayerTests", dependencies: ["Platform", "LabStreamingLayer", "TestSupport"]),
+        .testTarget(name: "StudyDatabaseTests", dependencies: ["Platform", "StudyDatabase", "TestSupport"]),
+        .testTarget(name: "StudyTests", dependencies: ["Study"]),
         .testTarget(name: "PresentationTests", dependencies: ["HRV", "Presentation"]),
         .testTarget(name: "UserDataTests", dependencies: ["Platform", "HRV", "SessionLog", "UserData"]),
         .testTarget(

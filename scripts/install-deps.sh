@@ -12,15 +12,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The C libraries hrvmon links (pkg-config finds them).
-build=(pkg-config libdbus-1-dev libbluetooth-dev)
+# The C libraries hrvmon links (pkg-config finds them): D-Bus, BlueZ's HCI library, libpq.
+build=(pkg-config libdbus-1-dev libbluetooth-dev libpq-dev)
 # tmux runs the terminal tests; dbus-daemon, python3-dbus and python3-gi run the fake bluetoothd
 # the BlueZ tests talk to; chromium renders the HTML reports headless in their tests; make runs
 # `make install` in a test, systemd's systemd-analyze verifies the user unit, mandoc lints the
 # manual pages, groff renders them and man-db's man shows them installed, a private PulseAudio
 # server (recorded with parec) hears the audible pacer, python3-pip installs pylsl below and
-# python3-numpy is what pylsl imports.
-tests=(tmux dbus-daemon python3-dbus python3-gi chromium make systemd mandoc groff-base man-db pulseaudio pulseaudio-utils python3-pip python3-numpy)
+# python3-numpy is what pylsl imports; postgresql (15 on Debian 12) is the private server the study
+# tests start, with a CA and certificates made by openssl.
+tests=(tmux dbus-daemon python3-dbus python3-gi chromium make systemd mandoc groff-base man-db pulseaudio pulseaudio-utils python3-pip python3-numpy postgresql openssl)
 
 # pylsl receives hrvmon's LSL streams in the tests, and the liblsl its wheel carries
 # (pylsl/lib/liblsl.so) is the one hrvmon loads there. `--target` installs it into the build

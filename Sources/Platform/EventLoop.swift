@@ -37,6 +37,10 @@ public final class EventLoop {
         public func cancel() { isCancelled = true }
     }
 
+    /// poll(2)'s events, for modules that watch a library's socket without the C library.
+    public static let readable = Int16(POLLIN)
+    public static let writable = Int16(POLLOUT)
+
     private var sources: [Source] = []
     private var timers: [Timer] = []
     private var beforeSleep: [() -> Void] = []

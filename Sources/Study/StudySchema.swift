@@ -1,0 +1,97 @@
+/// The study's tables in the schema `hrvmon_study`, its participants' group role and their
+/// row-level security. Participants are each one login role, a member of the study's group role
+/// (named in `study.participant_role`); every table's policy lets a role reach only the rows whose
+/// `participant` is its own name (`current_user`), so PostgreSQL itself refuses the rest.
+///
+/// What a participant may do: read the study's name, categories and consent texts; insert its
+/// consent; insert, read and delete its own sessions and beats (reading its own beats is its
+/// upload state, and `ON CONFLICT` needs it); nothing on `participants`, nothing else of
+/// `consents`, no UPDATE anywhere.
+enum StudySchema {
+    static let name = "hrvmon_study"
+    /// The schema's format, in `study.format`, for a later hrvmon to migrate from.
+    static let format = 1
+
+    static func creation(group: String) -> String {
+        """
+        CREATE SCHEMA hrvmon_study;
+        CREATE TABLE hrvmon_study.study (
+            singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+            name text NOT NULL,
+            format integer NOT NULL,
+            participant_role name NOT NULL,
+            categories text[] NOT NULL,
+            created timestamptz NOT NULL DEFAULT now());
+        CREATE TABLE hrvmon_study.consent_versions (
+            version integer PRIMARY KEY,
+            text text NOT NULL,
+            sha256 text NOT NULL UNIQUE,
+            created timestamptz NOT NULL DEFAULT now());
+        CREATE TABLE hrvmon_study.participants (
+            pseudonym name PRIMARY KEY,
+            invited timestamptz NOT NULL DEFAULT now());
+        CREATE TABLE hrvmon_study.consents (
+            participant name NOT NULL DEFAULT current_user,
+            version integer NOT NULL REFERENCES hrvmon_study.consent_versions,
+            sha256 text NOT NULL,
+            categories text[] NOT NULL,
+            accepted timestamptz NOT NULL DEFAULT clock_timestamp(),
+            withdrawn boolean NOT NULL DEFAULT false,
+            PRIMARY KEY (participant, accepted));
+        CREATE TABLE hrvmon_study.sessions (
+            participant name NOT NULL DEFAULT current_user,
+            session text NOT NULL,
+            started double precision NOT NULL,
+            received timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (participant, session));
+        CREATE TABLE hrvmon_study.beats (
+            participant name NOT NULL DEFAULT current_user,
+            session text NOT NULL,
+            seq integer NOT NULL,
+            time double precision NOT NULL,
+            rr_ticks integer NOT NULL CHECK (rr_ticks BETWEEN 0 AND 65535),
+            received timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (participant, session, seq),
+            FOREIGN KEY (participant, session) REFERENCES hrvmon_study.sessions ON DELETE CASCADE);
+        CREATE ROLE \(group) NOLOGIN;
+        REVOKE ALL ON SCHEMA public FROM \(group);
+        GRANT USAGE ON SCHEMA hrvmon_study TO \(group);
+        GRANT SELECT ON hrvmon_study.study, hrvmon_study.consent_versions TO \(group);
+        GRANT INSERT ON hrvmon_study.consents TO \(group);
+        GRANT SELECT, INSERT, DELETE ON hrvmon_study.sessions, hrvmon_study.beats TO \(group);
+        ALTER TABLE hrvmon_study.consents ENABLE ROW LEVEL SECURITY;
+        ALTER TABLE hrvmon_study.sessions ENABLE ROW LEVEL SECURITY;
+        ALTER TABLE hrvmon_study.beats ENABLE ROW LEVEL SECURITY;
+        CREATE POLICY own_consents ON hrvmon_study.consents FOR INSERT TO \(group) WITH CHECK (participant = current_user);
+        CREATE POLICY own_sessions ON hrvmon_study.sessions FOR ALL TO \(group)
+            USING (participant = current_user) WITH CHECK (participant = current_user);
+        CREATE POLICY own_beats ON hrvmon_study.beats FOR ALL TO \(group)
+            USING (participant = current_user) WITH CHECK (participant = current_user);
+        DO $$ BEGIN
+            EXECUTE format('REVOKE CONNECT ON DATABASE %I FROM PUBLIC', current_database());
+            EXECUTE format('GRANT CONNECT ON DATABASE %I TO %I', current_database(), '\(group)');
+        END $$;
+        """
+    }
+
+    /// Who else takes part is in the catalogue's role list, which every role may read by default;
+    /// in this database it is closed to the participants where the researcher may close it (a
+    /// superuser may; an owner of the database alone may not, and `create` says so).
+    static let closingTheRoleList = """
+        REVOKE SELECT ON pg_catalog.pg_roles, pg_catalog.pg_user, pg_catalog.pg_auth_members,
+            pg_catalog.pg_stat_activity, pg_catalog.pg_group FROM PUBLIC
+        """
+
+    /// Relations in schemas that are neither the system's nor the study's: a database holding
+    /// something else, which `create` will not touch.
+    static let foreignRelations = """
+        SELECT n.nspname || '.' || c.relname FROM pg_catalog.pg_class c
+        JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+        WHERE c.relkind IN ('r', 'v', 'm', 'p', 'f', 'S')
+        AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'hrvmon_study')
+        AND n.nspname NOT LIKE 'pg\\_toast%' AND n.nspname NOT LIKE 'pg\\_temp%'
+        ORDER BY 1
+        """
+
+    static let schemaExists = "SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspname = 'hrvmon_study'"
+}

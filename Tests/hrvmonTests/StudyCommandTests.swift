@@ -1,0 +1,130 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `hrvmon study` against a real PostgreSQL 15: a study set up, participants invited and joined,
+/// their sessions sent exactly once, and connections that are not TLS to the study's CA refused.
+@Suite(.serialized) struct StudyCommandTests {
+    let study: StudyFixture
+
+    init() throws { study = try StudyFixture() }
+
+    @Test func createTwiceIsHarmlessAndANewConsentIsANewVersion() throws {
+        let first = try study.create()
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("created study 'Sleep and stress 2027', consent version 1"))
+        let second = try study.create()
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("already set up: study 'Sleep and stress 2027', consent version 1"))
+        let amended = try study.create(consent: StudyFixture.consent + "Amended: also your notes.\n")
+        #expect(amended.stdout.contains("consent version 2"))
+        let versions = try study.server.researcherSQL(study.database, "SELECT version || ':' || sha256 FROM hrvmon_study.consent_versions ORDER BY 1")
+        let expected = StudyFixture.consent.data(using: .utf8)!
+        #expect(versions.stdout.split(separator: "\n").count == 2)
+        #expect(versions.stdout.hasPrefix("1:" + SHA256Reference.hex(expected)))
+    }
+
+    @Test func createRefusesADatabaseHoldingSomethingElseOrAnotherStudy() throws {
+        let consent = try Hrvmon.temporaryFile(StudyFixture.consent, name: "consent.txt")
+        let other = try study.researcher(["study", "create", "--database", study.server.researcherURI("other"), "--name", "X", "--consent", consent.path])
+        #expect(other.status == 2)
+        #expect(other.stderr.contains("public.invoices"), "\(other.stderr)")
+        #expect(try study.create().status == 0)
+        let renamed = try study.create(name: "Another study")
+        #expect(renamed.status == 2)
+        #expect(renamed.stderr.contains("holds the study 'Sleep and stress 2027'"))
+    }
+
+    @Test func aConnectionWithoutTLSOrToAServerOfAnotherCAIsRefused() throws {
+        let plain = try study.researcher(["study", "status", "--database", study.uri + "&sslmode=disable"])
+        #expect(plain.status == 2)
+        #expect(plain.stderr.contains("TLS"), "\(plain.stderr)")
+        let wrongCA = try study.researcher(["study", "status", "--database", study.server.researcherURI(study.database, caFile: study.server.otherCAFile)])
+        #expect(wrongCA.status == 1)
+        #expect(wrongCA.stderr.contains("certificate is not from the study's CA"), "\(wrongCA.stderr)")
+        let wrongPassword = try Hrvmon.run(["study", "status", "--database", study.uri], environment: ["PGPASSWORD": "wrong"])
+        #expect(wrongPassword.status == 1)
+        #expect(wrongPassword.stderr.contains("refused the credential"), "\(wrongPassword.stderr)")
+        #expect(!wrongPassword.stderr.contains("cannot reach"))
+    }
+
+    @Test func inviteJoinSyncStatusSendEveryBeatExactlyOnce() throws {
+        let participants = try study.joined(2)
+        for participant in participants {
+            let status = try FileManager.default.attributesOfItem(atPath: participant.invite)[.posixPermissions] as? Int
+            #expect(status == 0o600)
+            let credential = participant.home + "/config/hrvmon/study/invite"
+            #expect(try FileManager.default.attributesOfItem(atPath: credential)[.posixPermissions] as? Int == 0o600)
+            try participant.record(minutes: 20)
+        }
+        try participants[0].record(minutes: 5)
+        for participant in participants {
+            let sync = try participant.run(["study", "sync"])
+            #expect(sync.status == 0, "\(sync.stderr)")
+            #expect(sync.stdout.contains("sent "))
+            let again = try participant.run(["study", "sync"])
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stdout.contains("nothing to send"), "\(again.stdout)")
+            let local = try participant.localBeats()
+            #expect(local > 1000)
+            let stored = try study.serverBeats(participant)
+            #expect(stored.rows == local && stored.distinct == local, "server \(stored), local \(local)")
+            let show = try participant.run(["study", "show"])
+            #expect(show.stdout.contains("rr: \(local) beats sent"), "\(show.stdout)")
+            #expect(show.stdout.contains("waiting: 0 beats"))
+        }
+        let status = try study.researcher(["study", "status", "--database", study.uri, "--format", "json"])
+        #expect(status.status == 0, "\(status.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 2)
+        #expect(Set(rows.compactMap { $0["participant"] as? String }) == Set(participants.map(\.pseudonym)))
+        for row in rows {
+            #expect(row["consent_version"] as? Int == 1)
+            #expect(row["categories"] as? [String] == ["rr", "notes"])
+            #expect(row["withdrawn"] as? Bool == false)
+            #expect((row["beats"] as? Int ?? 0) > 1000)
+            #expect(row["last_upload"] is String)
+        }
+    }
+    @Test func badInvitesAreToldApartAndNothingToDoExitsZero() throws {
+        let participant = try #require(try study.joined(1).first)
+        let newcomer = StudyFixture.Participant()
+        #expect(try newcomer.run(["study", "sync"]).stdout.contains("not taking part in a study"))
+        #expect(try newcomer.run(["study", "show"]).status == 0)
+        let text = try String(contentsOfFile: participant.invite, encoding: .utf8)
+        let truncated = try Hrvmon.temporaryFile(String(text.prefix(text.count / 2)), name: "cut.invite")
+        let cut = try newcomer.run(["study", "join", truncated.path, "--accept"])
+        #expect(cut.status == 2 && cut.stderr.contains("truncated or damaged"), "\(cut.stderr)")
+        // The same credential with a CA that did not sign the server's certificate.
+        let otherCA = try String(contentsOfFile: study.server.otherCAFile, encoding: .utf8)
+        let forged = try Hrvmon.temporaryFile(String(text[..<text.range(of: "ca:\n")!.upperBound]) + otherCA, name: "forged.invite")
+        let wrongCA = try newcomer.run(["study", "join", forged.path, "--accept"])
+        #expect(wrongCA.status == 1 && wrongCA.stderr.contains("not from the study's CA"), "\(wrongCA.stderr)")
+        // A second study's invite while taking part in one.
+        let second = try StudyFixture(server: study.server)
+        let invited = try second.joined(1)
+        let again = try participant.run(["study", "join", try #require(invited.first).invite, "--accept"])
+        #expect(again.status == 2 && again.stderr.contains("already taking part in the study"), "\(again.stderr)")
+        // Off a terminal, joining without --accept is refused rather than assumed.
+        let unasked = try newcomer.run(["study", "join", participant.invite])
+        #expect(unasked.status == 2 && unasked.stderr.contains("--accept"))
+    }
+}
+
+/// SHA-256 as a tool outside hrvmon computes it, to check the consent's recorded hash.
+enum SHA256Reference {
+    static func hex(_ data: Data) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try? process.run()
+        try? input.fileHandleForWriting.write(contentsOf: data)
+        try? input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return String(text.prefix(64))
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What one participant's credential can do to the others, tried with psql (a client other than
+/// hrvmon): PostgreSQL itself refuses it, by privilege or by row-level security.
+@Suite(.serialized) struct StudyAttackTests {
+    @Test func aParticipantsCredentialReachesOnlyItsOwnRows() throws {
+        let study = try StudyFixture()
+        let participants = try study.joined(2)
+        for participant in participants {
+            try participant.record(minutes: 3)
+            #expect(try participant.run(["study", "sync"]).status == 0)
+        }
+        let (attacker, victim) = (participants[0], participants[1])
+        let victimBeats = try study.serverBeats(victim)
+        #expect(victimBeats.rows > 100)
+        let connection = try attacker.inviteField("connection") + " sslmode=verify-full sslrootcert=\(study.server.caFile)"
+        let password = try attacker.inviteField("password")
+        func attempt(_ sql: String) throws -> Hrvmon.Result { try study.server.psql(connection, password: password, sql) }
+
+        // Its own rows: readable (its upload state).
+        #expect(try attempt("SELECT count(*) > 0 FROM hrvmon_study.beats").stdout.hasPrefix("t"))
+        // Reading another's rows: row-level security shows none of them.
+        let read = try attempt("SELECT count(*) FROM hrvmon_study.beats WHERE participant = '\(victim.pseudonym)'")
+        #expect(read.status == 0 && read.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(read)")
+        // Changing any row: no UPDATE privilege at all.
+        let change = try attempt("UPDATE hrvmon_study.beats SET rr_ticks = 1 WHERE participant = '\(victim.pseudonym)'")
+        #expect(change.status != 0 && change.stderr.contains("permission denied"), "\(change.stderr)")
+        // Deleting another's rows: row-level security leaves none to delete.
+        let delete = try attempt("DELETE FROM hrvmon_study.beats WHERE participant = '\(victim.pseudonym)'")
+        #expect(delete.status == 0)
+        // Inserting as another: the policy's check refuses the row.
+        let insert = try attempt("INSERT INTO hrvmon_study.sessions (participant, session, started) VALUES ('\(victim.pseudonym)', 'forged', 0)")
+        #expect(insert.status != 0 && insert.stderr.contains("row-level security"), "\(insert.stderr)")
+        let consent = try attempt("INSERT INTO hrvmon_study.consents (participant, version, sha256, categories) VALUES ('\(victim.pseudonym)', 1, 'x', '{rr}')")
+        #expect(consent.status != 0 && consent.stderr.contains("row-level security"), "\(consent.stderr)")
+        // Who else takes part: the participant list, the consents, and the catalogue's role list.
+        for sql in [
+            "SELECT pseudonym FROM hrvmon_study.participants", "SELECT participant FROM hrvmon_study.consents",
+            "SELECT rolname FROM pg_roles", "SELECT usename FROM pg_stat_activity", "SELECT * FROM pg_auth_members",
+        ] {
+            let listing = try attempt(sql)
+            #expect(listing.status != 0 && listing.stderr.contains("permission denied"), "\(sql): \(listing.stdout) \(listing.stderr)")
+        }
+        #expect(try study.serverBeats(victim) == victimBeats, "the victim's rows are as they were")
+    }
+}
+
+/// Sending through faults: the sending process killed with SIGKILL, and the server stopped at
+/// once, each while a batch is on its way; then sent again. Every beat is on the server exactly
+/// once. A batch is held on its way deterministically: the researcher's open transaction holds
+/// rows with keys of the second batch, so the participant's insert waits on them after the first
+/// batch has committed.
+@Suite(.serialized) struct StudyFaultTests {
+    /// The researcher's psql kept open, with a transaction holding beat keys 1600–1700 of `session`.
+    final class HeldBatch {
+        let process: Process
+        let input: FileHandle
+        let output: LineReader
+
+        init(_ study: StudyFixture, _ participant: StudyFixture.Participant, session: String) throws {
+            let log = Hrvmon.freshHome() + ".psql.log"
+            (process, input, output) = try TestChild.spawn(
+                PrivatePostgres.psql, ["-X", "-q", "-A", "-t", study.server.researcherConninfo(study.database)],
+                environment: ["PGPASSWORD": study.server.researcherPassword], log: log)
+            let key = "'\(participant.pseudonym)', '\(session)'"
+            try TestChild.send(
+                """
+                INSERT INTO hrvmon_study.sessions (participant, session, started) VALUES (\(key), 0);
+                BEGIN;
+                INSERT INTO hrvmon_study.beats (participant, session, seq, time, rr_ticks) SELECT \(key), s, 0, 0 FROM generate_series(1600, 1700) s;
+
+                """, to: input.fileDescriptor)
+            // psql's output to a pipe is buffered; the server says when the transaction holds the rows.
+            let idle = "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction' AND datname = '\(study.database)'"
+            let deadline = Date().addingTimeInterval(60)
+            while try study.server.researcherSQL(study.database, idle).stdout.hasPrefix("0") && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            #expect(try study.server.researcherSQL(study.database, idle).stdout.hasPrefix("1"), "psql holds the batch's keys")
+        }
+
+        /// Rolls the transaction back (if the server still has it) and ends psql.
+        func release() {
+            try? TestChild.send("ROLLBACK;\n", to: input.fileDescriptor)
+            try? input.close()
+            process.waitUntilExit()
+        }
+    }
+
+    /// Waits until the server has committed the first batch (1500 beats) of the participant.
+    func awaitFirstBatch(_ study: StudyFixture, _ participant: StudyFixture.Participant) throws {
+        let deadline = Date().addingTimeInterval(120)
+        while try study.serverBeats(participant).rows < 1500 && Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
+        #expect(try study.serverBeats(participant).rows == 1500)
+    }
+
+    func expectExactlyOnce(_ study: StudyFixture, _ participant: StudyFixture.Participant) throws {
+        let sync = try participant.run(["study", "sync"])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        let local = try participant.localBeats()
+        #expect(local > 3000)
+        #expect(try study.serverBeats(participant) == (local, local))
+        let again = try participant.run(["study", "sync"])
+        #expect(again.status == 0 && again.stdout.contains("nothing to send"), "\(again.stdout)")
+    }
+
+    @Test func aSyncKilledMidBatchLosesAndDuplicatesNothing() throws {
+        let study = try StudyFixture()
+        let participant = try #require(try study.joined(1).first)
+        try participant.record(minutes: 60)
+        let session = try #require(participant.sessionIDs.first)
+        let held = try HeldBatch(study, participant, session: session)
+        let sync = try LiveProcess(["study", "sync"], environment: participant.environment, home: participant.home)
+        try awaitFirstBatch(study, participant)
+        sync.signal(SIGKILL)
+        #expect(sync.waitForExit(timeout: 30) != nil)
+        held.release()
+        try expectExactlyOnce(study, participant)
+    }
+
+    @Test func aServerStoppedMidBatchThenRestartedLosesAndDuplicatesNothing() throws {
+        let server = try PrivatePostgres()
+        defer { server.stop() }
+        let study = try StudyFixture(server: server)
+        let participant = try #require(try study.joined(1).first)
+        try participant.record(minutes: 60)
+        let session = try #require(participant.sessionIDs.first)
+        let held = try HeldBatch(study, participant, session: session)
+        let sync = try LiveProcess(["study", "sync"], environment: participant.environment, home: participant.home)
+        try awaitFirstBatch(study, participant)
+        try server.crash()
+        #expect(sync.waitForExit(timeout: 60) == 1)
+        #expect(sync.stderr.contains("was lost") && sync.stderr.contains("not committed was not received"), "\(sync.stderr)")
+        held.release()
+        // Down: said as such, and nothing local is touched.
+        let down = try participant.run(["study", "sync"])
+        #expect(down.status == 1 && down.stderr.contains("cannot reach"), "\(down.stderr)")
+        try server.restart()
+        try expectExactlyOnce(study, participant)
+    }
+}
