@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The C libraries hrvmon links (pkg-config finds them).
-build=(pkg-config libdbus-1-dev libbluetooth-dev)
+build=(pkg-config libdbus-1-dev libbluetooth-dev zlib1g-dev)
 # tmux runs the terminal tests; dbus-daemon, python3-dbus and python3-gi run the fake bluetoothd
 # the BlueZ tests talk to; chromium renders the HTML reports headless in their tests; make runs
 # `make install` in a test, systemd's systemd-analyze verifies the user unit, mandoc lints the

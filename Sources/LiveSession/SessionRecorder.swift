@@ -3,7 +3,7 @@ import Platform
 import SessionLog
 import Settings
 
-/// Keeps the session file: one JSON line per event, appended and written before the next
+/// Keeps the session file: the JSON lines `SessionFileLines` keeps of the events, appended and written before the next
 /// notification is processed, synced to the disk within `log.sync_seconds` and at the end. A
 /// failed write is reported, never silent; the file is then left as it is (a later append
 /// could land after a torn line) and the session goes on, or stops (`log.on_error`).
@@ -14,6 +14,8 @@ public final class SessionRecorder: SessionOutput {
     private var headerWritten = false
     /// Lines that came before the header could be written (the sensor is not known yet).
     private var pending: [String] = []
+    /// What of the events goes into the file (format version 2).
+    private var lines = SessionFileLines()
     private let syncInterval: Double
     private let stopsOnError: Bool
     private let now: () -> Double
@@ -24,6 +26,9 @@ public final class SessionRecorder: SessionOutput {
     /// session should end.
     public var onFailure: (_ message: String, _ stop: Bool) -> Void = { _, _ in }
     public private(set) var failed = false
+    /// Compresses the file once the session has ended and it is synced (`SessionStore.compress`);
+    /// nil leaves it as written (`--log PATH`).
+    public var compress: ((String) -> FileOpenError?)?
 
     /// `now` is a monotonic clock; `schedule` runs a closure after a delay on the event loop
     /// (syncs are timed only while unsynced data waits, so an idle session does not wake).
@@ -46,23 +51,33 @@ public final class SessionRecorder: SessionOutput {
             header.deviceAddress = address
             writeHeader()
         }
-        guard let text = line.text() else { return }
+        let texts = lines.lines(for: event, line: &line)
         if headerWritten {
-            append(text)
+            append(texts)
         } else if case .live = event {
             writeHeader()
-            append(text)
+            append(texts)
         } else {
-            pending.append(text)
+            pending += texts
         }
+    }
+
+    public func notificationEnded() {
+        let texts = lines.notificationEnded()
+        guard !texts.isEmpty else { return }
+        if !headerWritten { writeHeader() }
+        append(texts)
     }
 
     public func finish(_ summary: SessionSummary) {
         if !headerWritten { writeHeader() }
+        append(lines.notificationEnded())
         append(SessionRecords.summary(summary).serialized + "\n")
         sync()
         if descriptor >= 0 { Descriptor.close(descriptor) }
         descriptor = -1
+        guard !failed, let compress else { return }
+        if let failure = compress(path) { onFailure("the session file \(path) stays uncompressed: \(failure)", false) }
     }
 
     private func writeHeader() {
@@ -70,6 +85,15 @@ public final class SessionRecorder: SessionOutput {
         append(SessionRecords.header(header).serialized + "\n")
         for line in pending { append(line) }
         pending = []
+    }
+
+    /// One notification's lines (or one event's), in one write.
+    private func append(_ lines: [String]) {
+        switch lines.count {
+        case 0: return
+        case 1: append(lines[0])
+        default: append(lines.joined())
+        }
     }
 
     private func append(_ line: String) {

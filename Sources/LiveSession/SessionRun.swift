@@ -26,6 +26,7 @@ public final class SessionRun {
     /// One notification's bytes, received at `time`.
     public func receive(_ bytes: [UInt8], at time: Double) {
         session.receive(bytes, at: time) { report(.live($0), at: time) }
+        for output in outputs { output.notificationEnded() }
     }
 
     /// The beats before and after `time` are not neighbours.

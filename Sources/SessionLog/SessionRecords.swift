@@ -133,6 +133,18 @@ public enum SessionRecords {
         }
     }
 
+    /// The session file's line for one notification's beats (`beats`, in order, all of one
+    /// packet), in place of their `rr` lines: what arrived, from which every `rr` field is
+    /// recomputed (`t`, the arrival; `contact` only when not `detected`; `energy_kj` when sent).
+    public static func packet(_ beats: [ReceivedBeat]) -> JSONObject {
+        with(record("packet", beats[0].received)) {
+            $0.add("hr_bpm", Int(beats[0].heartRate))
+            $0.addIntegers("rr_1024", beats.map { Int($0.ticks) })
+            if beats[0].sensorContact != .detected { $0.add("contact", beats[0].sensorContact.name) }
+            if let energy = beats[0].energyExpended { $0.add("energy_kj", Int(energy)) }
+        }
+    }
+
     public static func summary(_ summary: SessionSummary) -> JSONObject {
         with(record("summary", summary.time)) {
             $0.add("beats", summary.beats)

@@ -39,7 +39,8 @@ struct Delete: ParsableCommand {
         let what = (paths.count == 1 ? "session \(ids.first!)" : "all \(paths.count) sessions")
             + (baseline ? " and the resting values they added to your baseline" : "")
         if !yes, try !confirmDeletion(of: what, asking: "Delete \(what)? This cannot be undone.") { return }
-        for path in paths {
+        // Both forms of each: a crash while it was compressed may have left both.
+        for path in paths.flatMap(SessionStore.forms(of:)) {
             if let failure = FileSystem.remove(path) { throw badInput(DataDirectory.Failure(path: path, reason: failure.description)) }
         }
         var removedDays = 0

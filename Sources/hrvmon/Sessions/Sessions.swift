@@ -17,11 +17,15 @@ struct Sessions: ParsableCommand {
     @Option(parsing: .unconditional, help: "Only sessions started in the last N days (local calendar days, today included).")
     var days: Int?
 
+    @Flag(help: "Rewrite the ended sessions recorded before format version 2 as version 2 and compress them (each checked against the old file before it is removed).")
+    var compact = false
+
     func validate() throws {
         if let days, days < 1 { throw ValidationError("--days must be 1 or more") }
     }
 
     func run() throws {
+        if compact { return try compactAll() }
         var sessions: [SessionOverview]
         if let days, let first = CalendarDay(DataDirectory.today)?.adding(days: -(days - 1)) {
             sessions = SessionOverview.all(since: first, skipping: reportSkipped).filter { WallClock.day($0.start) >= first.text }
