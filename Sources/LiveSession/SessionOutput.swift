@@ -1,3 +1,4 @@
+import HeartRateProtocol
 import LivePipeline
 import SessionLog
 
@@ -7,10 +8,10 @@ public protocol SessionOutput: AnyObject {
     /// `line` is the event's JSON line, for the outputs that write it.
     func handle(_ event: SessionEvent, at time: Double, line: inout SessionLine)
     func finish(_ summary: SessionSummary)
-    /// The pipeline is done with a notification: every event it caused has been handled.
-    func notificationEnded()
+    /// A notification that carried beats arrived at `time`; its events follow.
+    func notificationArrived(_ measurement: HeartRateMeasurement, at time: Double)
 }
 
 extension SessionOutput {
-    public func notificationEnded() {}
+    public func notificationArrived(_ measurement: HeartRateMeasurement, at time: Double) {}
 }

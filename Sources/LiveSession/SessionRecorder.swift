@@ -1,9 +1,10 @@
+import HeartRateProtocol
 import LivePipeline
 import Platform
 import SessionLog
 import Settings
 
-/// Keeps the session file: the JSON lines `SessionFileLines` keeps of the events, appended and written before the next
+/// Keeps the session file: the lines `SessionFileLines` keeps of the events, each appended and written before the next
 /// notification is processed, synced to the disk within `log.sync_seconds` and at the end. A
 /// failed write is reported, never silent; the file is then left as it is (a later append
 /// could land after a torn line) and the session goes on, or stops (`log.on_error`).
@@ -51,27 +52,26 @@ public final class SessionRecorder: SessionOutput {
             header.deviceAddress = address
             writeHeader()
         }
-        let texts = lines.lines(for: event, line: &line)
+        guard let text = lines.line(for: event, line: &line) else { return }
         if headerWritten {
-            append(texts)
+            append(text)
         } else if case .live = event {
             writeHeader()
-            append(texts)
+            append(text)
         } else {
-            pending += texts
+            pending.append(text)
         }
     }
 
-    public func notificationEnded() {
-        let texts = lines.notificationEnded()
-        guard !texts.isEmpty else { return }
+    /// The notification's line, on disk before the pipeline has made anything of it (and before
+    /// stdout or the dashboard shows its beats).
+    public func notificationArrived(_ measurement: HeartRateMeasurement, at time: Double) {
         if !headerWritten { writeHeader() }
-        append(texts)
+        append(SessionFileLines.packet(measurement, at: time))
     }
 
     public func finish(_ summary: SessionSummary) {
         if !headerWritten { writeHeader() }
-        append(lines.notificationEnded())
         append(SessionRecords.summary(summary).serialized + "\n")
         sync()
         if descriptor >= 0 { Descriptor.close(descriptor) }
@@ -85,15 +85,6 @@ public final class SessionRecorder: SessionOutput {
         append(SessionRecords.header(header).serialized + "\n")
         for line in pending { append(line) }
         pending = []
-    }
-
-    /// One notification's lines (or one event's), in one write.
-    private func append(_ lines: [String]) {
-        switch lines.count {
-        case 0: return
-        case 1: append(lines[0])
-        default: append(lines.joined())
-        }
     }
 
     private func append(_ line: String) {

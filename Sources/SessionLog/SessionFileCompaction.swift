@@ -1,5 +1,4 @@
 import HeartRateProtocol
-import LivePipeline
 import Recordings
 
 /// A version 1 session file rewritten as version 2 (`hrvmon sessions --compact`), a line at a
@@ -9,6 +8,11 @@ import Recordings
 /// whole: a line it cannot convert is an error.
 public struct SessionFileCompaction {
     private var lines = SessionFileLines()
+    /// The notification whose `rr` lines are being read: its number, what arrived and when.
+    private var packet: (number: Int, measurement: HeartRateMeasurement, time: Double)?
+    /// Lines that came between its `rr` lines: written after its packet line, as the recorder
+    /// writes a notification's line before what its beats caused.
+    private var held: [String] = []
     private let source: String
     private let storage = ScannedObject.Storage()
     private var number = 0
@@ -29,31 +33,45 @@ public struct SessionFileCompaction {
             header.replaceSubrange(versionField, with: #""version":2,"#)
             return [header]
         }
-        let entry: SessionFileLines.Entry
         do {
             if line.starts(with: Self.rr) {
-                entry = .beat(try Self.beat(try fields(line)))
-            } else if line.starts(with: Self.nn) {
-                entry = .corrected
-            } else if line.starts(with: Self.metrics) {
-                entry = .metrics(sessionSeconds: try fields(line).double("session_s"))
-            } else {
-                // A line of an event the pipeline reports while it takes a notification's beats
-                // stays with that notification; any other ends it (the steps keep their order).
-                if !Self.withinNotification.contains(where: { line.starts(with: $0) }) {
-                    return lines.notificationEnded() + [text]
+                let (notification, beat, time) = try Self.beat(try fields(line))
+                var ended: [String] = []
+                if packet?.number != notification {
+                    ended = notificationEnded()
+                    var measurement = beat
+                    measurement.rrIntervals = []
+                    packet = (notification, measurement, time)
                 }
-                entry = .other
+                packet!.measurement.rrIntervals += beat.rrIntervals
+                return ended
             }
+            if line.starts(with: Self.nn) { return [] }
+            if line.starts(with: Self.metrics), !lines.keepsMetrics(at: try fields(line).double("session_s")) { return [] }
         } catch {
             throw RecordingError(source: source, line: number, problem: error.reason, hint: error.hint)
         }
-        return lines.lines(for: entry) { text }
+        // A line of an event the pipeline reports while it takes a notification's beats stays
+        // with that notification; any other ends it (the steps keep their order).
+        if packet != nil, Self.withinNotification.contains(where: { line.starts(with: $0) }) {
+            held.append(text)
+            return []
+        }
+        return notificationEnded() + [text]
     }
 
     /// The lines still held once the last line has been converted.
     public mutating func finish() -> [String] {
-        lines.notificationEnded()
+        notificationEnded()
+    }
+
+    /// The notification's packet line, then the lines held with it.
+    private mutating func notificationEnded() -> [String] {
+        guard let packet else { return [] }
+        let ended = [SessionFileLines.packet(packet.measurement, at: packet.time)] + held
+        self.packet = nil
+        held = []
+        return ended
     }
 
     private func fields(_ line: UnsafeBufferPointer<UInt8>) throws(SessionFileReader.LineError) -> ScannedObject {
@@ -63,15 +81,16 @@ public struct SessionFileCompaction {
         return scanned
     }
 
-    private static func beat(_ fields: ScannedObject) throws(SessionFileReader.LineError) -> ReceivedBeat {
+    /// An `rr` line's notification number, the notification with this one beat, and its arrival.
+    private static func beat(_ fields: ScannedObject) throws(SessionFileReader.LineError) -> (Int, HeartRateMeasurement, Double) {
         let contactName = try fields.string("contact")
         guard let contact = HeartRateMeasurement.SensorContact(name: contactName), let ticks = UInt16(exactly: try fields.int("rr_1024")),
             let heartRate = UInt16(exactly: try fields.int("hr_bpm"))
         else { throw SessionFileReader.LineError(reason: "an rr line out of range") }
-        return ReceivedBeat(
-            time: try fields.double("t"), received: try fields.double("recv"), packet: try fields.int("pkt"), ticks: ticks,
-            heartRate: heartRate, sensorContact: contact, energyExpended: try fields.optionalInt("energy_kj").flatMap(UInt16.init(exactly:)),
-            sequence: try fields.int("seq"))
+        var measurement = HeartRateMeasurement(
+            heartRate: heartRate, sensorContact: contact, energyExpended: try fields.optionalInt("energy_kj").flatMap { UInt16(exactly: $0) })
+        measurement.rrIntervals = [ticks]
+        return (try fields.int("pkt"), measurement, try fields.double("recv"))
     }
 
     private static let rr = Array(#"{"type":"rr","#.utf8)

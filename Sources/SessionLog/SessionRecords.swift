@@ -133,15 +133,15 @@ public enum SessionRecords {
         }
     }
 
-    /// The session file's line for one notification's beats (`beats`, in order, all of one
-    /// packet), in place of their `rr` lines: what arrived, from which every `rr` field is
-    /// recomputed (`t`, the arrival; `contact` only when not `detected`; `energy_kj` when sent).
-    public static func packet(_ beats: [ReceivedBeat]) -> JSONObject {
-        with(record("packet", beats[0].received)) {
-            $0.add("hr_bpm", Int(beats[0].heartRate))
-            $0.addIntegers("rr_1024", beats.map { Int($0.ticks) })
-            if beats[0].sensorContact != .detected { $0.add("contact", beats[0].sensorContact.name) }
-            if let energy = beats[0].energyExpended { $0.add("energy_kj", Int(energy)) }
+    /// The session file's line for a notification that carried beats, received at `time`, in
+    /// place of its beats' `rr` lines: what arrived, from which every `rr` field is recomputed
+    /// (`contact` only when not `detected`; `energy_kj` when sent).
+    public static func packet(_ measurement: HeartRateMeasurement, at time: Double) -> JSONObject {
+        with(record("packet", time)) {
+            $0.add("hr_bpm", Int(measurement.heartRate))
+            $0.addIntegers("rr_1024", measurement.rrIntervals.map { Int($0) })
+            if measurement.sensorContact != .detected { $0.add("contact", measurement.sensorContact.name) }
+            if let energy = measurement.energyExpended { $0.add("energy_kj", Int(energy)) }
         }
     }
 
