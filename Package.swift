@@ -49,10 +49,12 @@ let package = Package(
 
         // MARK: The operating system's edge.
 
-        // The only module that calls the C library for the operating system: files, descriptors,
+        // The only module that calls the C library for the operating system (and zlib): files, descriptors,
         // sockets, signals, clocks, the terminal, child processes, environment, XDG paths and the
         // poll(2) event loop, with errors as `Errno` values.
-        .target(name: "Platform"),
+        .target(name: "Platform", dependencies: ["CZlib"]),
+        // zlib, for closed session files kept as gzip (module map only; zlib1g is on every Debian).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libdbus-1, the D-Bus client library (module map only).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // libbluetooth, BlueZ's HCI library: the kernel's adapters for `hrvmon doctor` (module map only).

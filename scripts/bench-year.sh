@@ -17,7 +17,7 @@ if [ $# -ne 1 ]; then
 fi
 data_dir=$(cd "$1" && pwd)
 sessions_dir=$data_dir/hrvmon/sessions
-if ! compgen -G "$sessions_dir/*.jsonl" > /dev/null; then
+if ! compgen -G "$sessions_dir/*.jsonl*" > /dev/null; then
     echo "bench-year.sh: no sessions in $sessions_dir; make them with scripts/make-year.sh $1" >&2
     exit 2
 fi
@@ -27,9 +27,11 @@ skip=" ${SKIP:-} "
 command -v /usr/bin/time > /dev/null || { echo "bench-year.sh: needs GNU time (Debian package time)" >&2; exit 1; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-days=$(ls "$sessions_dir" | grep -c '\.jsonl$')
-latest=$(ls "$sessions_dir" | grep '\.jsonl$' | sort | tail -n 1)
-bytes=$(du -cbL "$sessions_dir"/*.jsonl | tail -n 1 | cut -f1)
+# Session files: ID.jsonl, or ID.jsonl.gz once closed (format 2).
+days=$(ls "$sessions_dir" | grep -cE '\.jsonl(\.gz)?$')
+latest=$(ls "$sessions_dir" | grep -E '\.jsonl(\.gz)?$' | sort | tail -n 1)
+latest=${latest%.gz}
+bytes=$(du -cbL "$sessions_dir"/*.jsonl* | tail -n 1 | cut -f1)
 
 # One row: NAME LABEL COMMAND...; the command runs with the data directory as XDG_DATA_HOME.
 row() {

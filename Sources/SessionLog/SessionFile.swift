@@ -6,6 +6,8 @@ import SelfReport
 /// through the live pipeline, and what the session recorded about itself.
 public struct SessionFile: Sendable {
     public struct Header: Sendable {
+        /// The format version the file was written in (`SessionFileReader.newestVersion` or older).
+        public var version: Int
         public var id: String
         /// Unix seconds.
         public var start: Double

@@ -65,7 +65,7 @@ struct Report: ParsableCommand {
             // Its start tells a session file from an RR recording, as `analyze` tells them apart;
             // an empty file goes to the session reader, which says it is empty.
             let start = try input.peek(64)
-            if !start.isEmpty, !Analyze.isSessionFile(start) { throw Self.notASession(input, path: path) }
+            if !start.isEmpty, !Analyze.isSessionFile(start), !Gzip.begins(start) { throw Self.notASession(input, path: path) }
             file = try SessionFileReader.read(input: input, source: path)
         } catch {
             throw badInput(error)

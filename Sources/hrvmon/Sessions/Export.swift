@@ -115,7 +115,7 @@ struct Export: ParsableCommand {
         let what: String
         switch format {
         case .jsonl:
-            return Exported(content: .file(try InputFile.read(path)), id: id, what: "the session file as recorded")
+            return Exported(content: .file(try InputFile.readContent(path)), id: id, what: "the session file as recorded")
         case .rr:
             let file = try session(at: path)
             if corrected {
