@@ -3,7 +3,8 @@
 # over a data directory made by scripts/make-year.sh, timed once with GNU time:
 #     scripts/bench-year.sh DATA_DIR
 # Prints a Markdown table: wall time, CPU (user + system), peak RSS, and for `export --all` the
-# throughput (bytes of session files read per second of wall time); then the disk the data takes
+# throughput (bytes of session files read per second of wall time, and of their lines once
+# decompressed); then the disk the data takes
 # and the load average before and after. HRVMON=path picks the binary (default: the release
 # build). A row taking more than LIMIT seconds (default 300) is stopped and shown as "> LIMIT s";
 # SKIP="report-days export" leaves rows out (names: sessions history report-session report-days
@@ -32,6 +33,12 @@ days=$(ls "$sessions_dir" | grep -cE '\.jsonl(\.gz)?$')
 latest=$(ls "$sessions_dir" | grep -E '\.jsonl(\.gz)?$' | sort | tail -n 1)
 latest=${latest%.gz}
 bytes=$(du -cbL "$sessions_dir"/*.jsonl* | tail -n 1 | cut -f1)
+# What the files hold once decompressed (gzip's trailer keeps each member's size): the lines an
+# export reads, so its throughput is given both ways.
+content=$bytes
+if compgen -G "$sessions_dir/*.jsonl.gz" > /dev/null; then
+    content=$(( $(du -cbL "$sessions_dir"/*.jsonl 2> /dev/null | tail -n 1 | cut -f1 || echo 0) + $(gzip -lq "$sessions_dir"/*.jsonl.gz | awk '{ sum += $2 } END { print sum }') ))
+fi
 
 # One row: NAME LABEL COMMAND...; the command runs with the data directory as XDG_DATA_HOME.
 row() {
@@ -50,18 +57,19 @@ row() {
     if [ "$status" -ne 0 ]; then
         echo "bench-year.sh: $label exited $status: $(tail -n 3 "$scratch/err")" >&2
     fi
-    awk -v label="$label" -v bytes="$bytes" -v throughput="$name" -F': ' '
+    awk -v label="$label" -v bytes="$bytes" -v content="$content" -v throughput="$name" -F': ' '
         /Elapsed \(wall clock\)/ { n = split($2, part, ":"); wall = (n == 3) ? part[1] * 3600 + part[2] * 60 + part[3] : part[1] * 60 + part[2] }
         /User time/ { cpu += $2 }
         /System time/ { cpu += $2 }
         /Maximum resident set size/ { rss = $2 / 1024 }
         END {
             rate = (throughput ~ /^export/ && wall > 0) ? sprintf("%.0f MB/s", bytes / 1e6 / wall) : ""
+            if (rate != "" && content != bytes) rate = rate sprintf(" of files, %.0f MB/s of lines", content / 1e6 / wall)
             printf "| %s | %.2f s | %.2f s | %.0f MB | %s |\n", label, wall, cpu, rss, rate
         }' "$scratch/time"
 }
 
-echo "$days sessions, $((bytes / 1000000)) MB of session files, $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "$days sessions, $((bytes / 1000000)) MB of session files ($((content / 1000000)) MB of lines), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| command | wall | CPU | peak RSS | throughput |"
 echo "|---|---:|---:|---:|---|"
