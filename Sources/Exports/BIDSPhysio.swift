@@ -17,6 +17,10 @@ public enum BIDSPhysio {
         /// Relative to the dataset's root.
         public var path: String
         public var bytes: [UInt8]
+
+        public init(path: String, bytes: [UInt8]) {
+            (self.path, self.bytes) = (path, bytes)
+        }
     }
 
     /// Labels are letters and digits only (BIDS); `isLabel` tells whether one is.

@@ -20,8 +20,8 @@ extension StudyResearcher {
         public var beats: [SessionFile.RawBeat]
     }
 
-    /// Beats fetched from the cursor at a time: a few megabytes, whatever the study's size.
-    public static let pullBatch = 20_000
+    /// Beats fetched from the cursor at a time: a few hundred kilobytes, whatever the study's size.
+    public static let pullBatch = 5000
 
     /// The latest consent row of each participant, as SQL: who is in the study now.
     static let latestConsents = """
@@ -99,7 +99,9 @@ extension StudyResearcher {
             throw .badInput("no participant '\(participant)' in the study in \(database.connection.database) (`hrvmon study status` lists them)")
         }
         var erasure = Erasure()
-        try database.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", [participant])
+        // A researcher who may not end others' connections (pg_signal_backend) still erases;
+        // a connection of the role that outlives its role holds nothing.
+        _ = try? database.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", [participant])
         try database.query("BEGIN")
         erasure.beats = try database.query("DELETE FROM hrvmon_study.beats WHERE participant = $1", [participant]).affected
         erasure.sessions = try database.query("DELETE FROM hrvmon_study.sessions WHERE participant = $1", [participant]).affected

@@ -21,7 +21,7 @@ struct StudyLeave: ParsableCommand {
         if membership.left != nil && !erase { return print("you left the study '\(membership.study)' already: nothing is sent") }
         let what = erase ? "leave the study '\(membership.study)' and delete everything you sent it" : "leave the study '\(membership.study)'"
         let deleted = erase ? "everything you sent the study" : "your membership of the study"
-        if !yes && !(try confirmDeletion(of: deleted, asking: "Withdraw your consent and \(what)?")) { return }
+        if !yes, !(try confirmDeletion(of: deleted, asking: "Withdraw your consent and \(what)?")) { return }
         let erased = try studyOutcome { () throws(StudyFailure) in
             var change = try ConsentChange(membership: membership, loop: EventLoop())
             return try change.leave(erase: erase)

@@ -38,7 +38,7 @@ struct StudyPull: ParsableCommand {
         try studyOutcome { () throws(StudyFailure) in
             let researcher = try StudyResearcher(uri: database.database, loop: EventLoop())
             let members = try researcher.members()
-            var table = format == .bids ? nil : try BeatTable(format, path: output + "/beats." + format.rawValue)
+            var table: BeatTable? = format == .bids ? nil : try BeatTable(format, path: output + "/beats." + format.rawValue)
             do {
                 try researcher.pull { session in
                     written.participants.insert(session.participant)
@@ -98,7 +98,7 @@ private struct BeatTable {
     /// The session's name is the participant's to choose: quoted, never trusted to be plain.
     mutating func add(_ session: StudyResearcher.PulledSession) {
         let csvSession = session.id.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline })
-            ? "\"" + session.id.replacingAll("\"", with: "\"\"") + "\"" : session.id
+            ? "\"" + session.id.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\"" : session.id
         for beat in session.beats {
             let milliseconds = RRInterval(ticks: beat.ticks).exactMilliseconds
             if format == .csv {
