@@ -158,3 +158,20 @@ public struct SessionFile: Sendable {
         labels.last { $0.episode == number }?.answer
     }
 }
+
+extension SessionFile {
+    /// A session known only by its beats as received (a study's server holds no more): a header
+    /// with the start and its UTC offset, no configuration, no pipeline lines, no events.
+    public init(id: String, start: Double, startLocal: String, program: String, beats: [RawBeat]) {
+        self.init(header: Header(
+            id: id, start: start, startLocal: startLocal, source: "study", program: program, deviceName: nil, deviceAddress: nil,
+            baseline: nil, configuration: ""))
+        self.beats = beats
+    }
+}
+
+extension SessionFile.RawBeat {
+    public init(time: Double, sequence: Int, ticks: UInt16) {
+        self.init(time: time, sequence: sequence, ticks: ticks, heartRate: 0, contact: "unsupported")
+    }
+}
