@@ -109,16 +109,25 @@ struct Report: ParsableCommand {
         let today = CalendarDay(WallClock.day(generated))!
         var sessions: [SessionReport] = []
         var unreadable: [(id: String, reason: String)] = []
-        for path in SessionStore.all(since: CalendarDay(ordinal: today.ordinal - (count - 1))) {
+        var statesBefore: [String: [Int: String]] = [:]
+        let first = CalendarDay(ordinal: today.ordinal - (count - 1))
+        for path in SessionStore.all(since: first) {
             do {
-                // The days page charts no corrected beats or metrics: those lines are skipped.
-                sessions.append(SessionReport(file: try SessionFileReader.read(path: path, detail: .beats)))
+                // The days page charts no corrected beats or metrics: those lines are skipped,
+                // but for the minutes before a denied episode.
+                let file = try SessionFileReader.read(path: path, detail: .beats)
+                sessions.append(SessionReport(file: file))
+                statesBefore[file.header.id] = SessionSelfReport.statesBeforeDenied(
+                    path: path, file.stressEpisodes.enumerated().map { ($1, file.answer(toEpisode: $0 + 1)) })
             } catch {
                 FileStream.printError("hrvmon: \(error); left out of the report")
                 unreadable.append((SessionStore.id(of: path), "\(error)"))
             }
         }
-        let report = DaysReport(sessions: sessions, unreadable: unreadable, history: history, settings: settings, today: today, count: count)
+        var report = DaysReport(sessions: sessions, unreadable: unreadable, history: history, settings: settings, today: today, count: count)
+        report.statesBefore = statesBefore
+        report.diary = SelfReportStore.diaryCheckIns(since: first.text)
+        report.dass21 = SelfReportStore.dass21Results(since: first.text)
         return (DaysPage.render(report, generated: generated), "hrvmon-\(today.text)-\(count)days.html")
     }
 }
