@@ -70,4 +70,36 @@ import Testing
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("not below stress.release_margin_sd (1)"), "\(refused.stderr)")
     }
+
+    /// On a terminal the value named is set only after a yes to the question.
+    @Test func onATerminalItAsksFirst() throws {
+        let (home, environment) = SelfReportCommandTests.home()
+        let sessions = home + "/data/hrvmon/sessions"
+        try FileManager.default.createDirectory(atPath: sessions, withIntermediateDirectories: true)
+        // Six strong episodes (confirmed) between six milder ones (denied but the last, not sure):
+        // a higher threshold drops some of the milder ones, so a value is named.
+        let scenario = "rest:4m," + Array(repeating: "stress:3m,rest:5m,stress:3m:rmssd=28:hr=72,rest:5m", count: 6).joined(separator: ",")
+        let demo = try LiveProcess(
+            ["demo", "--format", "jsonl", "--speed", "1000", "--log", sessions + "/20261121-090000.jsonl", "--scenario", scenario],
+            environment: ["XDG_RUNTIME_DIR": home + "/runtime"])
+        #expect(demo.waitForExit(timeout: 60) == 0, "\(demo.stderr)")
+        for number in 1...12 {
+            let answer = number == 12 ? "unsure" : number % 2 == 1 ? "yes" : "no"
+            #expect(try Hrvmon.run(["label", "last:\(number)", answer], environment: environment).status == 0)
+        }
+        let config = home + "/config/hrvmon/config"
+        let terminal = try TmuxTerminal(width: 160, height: 30)
+        defer { terminal.close() }
+        try terminal.type("XDG_DATA_HOME=\(home)/data XDG_CONFIG_HOME=\(home)/config \(Hrvmon.executable.path) stress tune; echo status=$?")
+        var value: Substring?
+        #expect(terminal.wait(timeout: 240) { screen in
+            value = screen.firstMatch(of: /Set stress.onset_margin_sd to ([0-9.]+)\? \[y\/N\]/)?.output.1
+            return value != nil
+        })
+        #expect(!FileManager.default.fileExists(atPath: config), "nothing is set before the answer")
+        try terminal.type("y")
+        #expect(terminal.wait { $0.contains("status=0") })
+        let written = try String(contentsOfFile: config, encoding: .utf8)
+        #expect(written.hasSuffix("stress.onset_margin_sd = \(value ?? "?")\n"), "\(written)")
+    }
 }
