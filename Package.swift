@@ -152,9 +152,9 @@ let package = Package(
         .testTarget(name: "PresentationTests", dependencies: ["HRV", "Presentation"]),
         .testTarget(name: "UserDataTests", dependencies: ["Platform", "HRV", "SessionLog", "UserData"]),
         .testTarget(
-            name: "AnalysisTests", dependencies: ["Platform", "HRV", "Recordings", "SessionLog", "Analysis", "TestSupport"]),
+            name: "AnalysisTests", dependencies: ["Platform", "HRV", "Recordings", "SessionLog", "SelfReport", "Analysis", "TestSupport"]),
         .testTarget(name: "DashboardTests", dependencies: ["Platform", "HRV", "SelfReport", "LivePipeline", "Dashboard", "TestSupport"]),
-        .testTarget(name: "ReportTests", dependencies: ["Platform", "SessionLog", "Report", "TestSupport"]),
+        .testTarget(name: "ReportTests", dependencies: ["Platform", "SelfReport", "SessionLog", "Report", "TestSupport"]),
         .testTarget(name: "DoctorTests", dependencies: ["Platform", "DBus", "BlueZ", "BluetoothHCI", "Doctor"]),
         .testTarget(
             name: "LiveSessionTests",

@@ -164,7 +164,7 @@ extension SessionFile {
     /// with the start and its UTC offset, no configuration, no pipeline lines, no events.
     public init(id: String, start: Double, startLocal: String, program: String, beats: [RawBeat]) {
         self.init(header: Header(
-            id: id, start: start, startLocal: startLocal, source: "study", program: program, deviceName: nil, deviceAddress: nil,
+            version: SessionFileReader.newestVersion, id: id, start: start, startLocal: startLocal, source: "study", program: program, deviceName: nil, deviceAddress: nil,
             baseline: nil, configuration: ""))
         self.beats = beats
     }

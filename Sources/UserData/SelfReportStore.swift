@@ -39,6 +39,23 @@ public enum SelfReportStore {
         return entries
     }
 
+    /// The diary's check-ins from local day `day` on (all with nil), oldest first; none when the
+    /// diary cannot be read (`history` and `report --days` show the sessions' then).
+    public static func diaryCheckIns(since day: String?) -> [(time: Double, checkIn: CheckIn)] {
+        ((try? entries(of: diaryFile)) ?? []).compactMap { entry in
+            guard case .checkIn(let checkIn, let time) = entry, WallClock.day(time) >= (day ?? "") else { return nil }
+            return (time, checkIn)
+        }
+    }
+
+    /// The DASS-21 results from local day `day` on, oldest first; none when unreadable.
+    public static func dass21Results(since day: String?) -> [(result: DASS21.Result, time: Double)] {
+        ((try? entries(of: dass21File)) ?? []).compactMap { entry in
+            guard case .dass21(let result, let time) = entry, WallClock.day(time) >= (day ?? "") else { return nil }
+            return (result, time)
+        }
+    }
+
     /// Appends the `label` line of an answer to a session's file: the file stays append-only.
     public static func appendLabel(_ label: EpisodeLabel, at time: Double, toSession path: String) throws(DataDirectory.Failure) {
         var line = SessionLine(.label(label), at: time)

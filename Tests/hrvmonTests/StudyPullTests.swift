@@ -82,7 +82,7 @@ import Testing
         let before = try study.serverBeats(leaving).rows
         let kept = try study.serverBeats(staying)
         let files = leaving.home + "/data/hrvmon/sessions"
-        let local = try leaving.sessionIDs.map { try Data(contentsOf: URL(fileURLWithPath: "\(files)/\($0).jsonl")) }
+        let local = try FileManager.default.contentsOfDirectory(atPath: files).sorted().map { try Data(contentsOf: URL(fileURLWithPath: "\(files)/\($0)")) }
         let unasked = try leaving.run(["study", "leave", "--erase"])
         #expect(unasked.status == 2 && unasked.stderr.contains("--yes"), "\(unasked.stderr)")
 
@@ -93,7 +93,7 @@ import Testing
         #expect(try study.serverBeats(leaving).rows == 0)
         #expect(try serverCount("SELECT count(*) FROM hrvmon_study.sessions WHERE participant = '\(leaving.pseudonym)'") == 0)
         #expect(try study.serverBeats(staying) == kept)
-        #expect(try leaving.sessionIDs.map { try Data(contentsOf: URL(fileURLWithPath: "\(files)/\($0).jsonl")) } == local)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: files).sorted().map { try Data(contentsOf: URL(fileURLWithPath: "\(files)/\($0)")) } == local)
 
         let status = try study.researcher(["study", "status", "--database", study.uri, "--format", "json"])
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]])
