@@ -37,7 +37,9 @@ bytes=$(du -cbL "$sessions_dir"/*.jsonl* | tail -n 1 | cut -f1)
 # export reads, so its throughput is given both ways.
 content=$bytes
 if compgen -G "$sessions_dir/*.jsonl.gz" > /dev/null; then
-    content=$(( $(du -cbL "$sessions_dir"/*.jsonl 2> /dev/null | tail -n 1 | cut -f1 || echo 0) + $(gzip -lq "$sessions_dir"/*.jsonl.gz | awk '{ sum += $2 } END { print sum }') ))
+    plain=0
+    if compgen -G "$sessions_dir/*.jsonl" > /dev/null; then plain=$(du -cbL "$sessions_dir"/*.jsonl | tail -n 1 | cut -f1); fi
+    content=$((plain + $(gzip -lq "$sessions_dir"/*.jsonl.gz | awk '{ sum += $2 } END { printf "%.0f", sum }')))
 fi
 
 # One row: NAME LABEL COMMAND...; the command runs with the data directory as XDG_DATA_HOME.
