@@ -40,6 +40,35 @@ public enum TestChild {
         }
     }
 
+    /// A system tool (gzip, zcat, sha256sum) run to its end: its exit status and standard output.
+    /// `input`, when given, is fed to its standard input from another thread, so a tool that
+    /// writes before it has read everything cannot deadlock against us; its standard error is the
+    /// test process's.
+    public static func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws -> (status: Int32, output: Data) {
+        // A tool that exits before reading all of its input makes the write fail with EPIPE, not
+        // kill the test process.
+        signal(SIGPIPE, SIG_IGN)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        let standardInput = Pipe()
+        process.standardOutput = output
+        if input != nil { process.standardInput = standardInput }
+        try process.run()
+        let fed = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            defer { fed.signal() }
+            guard let input else { return }
+            try? standardInput.fileHandleForWriting.write(contentsOf: input)
+            try? standardInput.fileHandleForWriting.close()
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        fed.wait()
+        return (process.terminationStatus, data)
+    }
+
     /// Everything a started child writes on `output` and `errors` until it exits, both pipes
     /// drained at once so a large output on either cannot block it.
     public static func collect(_ process: Process, output: Pipe, errors: Pipe) -> (output: Data, errors: Data) {
