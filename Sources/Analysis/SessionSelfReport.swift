@@ -70,7 +70,7 @@ extension StressPatterns {
     public init(_ sessions: [SessionOverview], diary: [(time: Double, checkIn: CheckIn)]) {
         self.init(
             sessions: sessions.map { session in
-                let before = SessionSelfReport.statesBeforeDenied(path: session.path, session.selfReport.episodes.map { ($0.episode.start, $0.episode.answer) })
+                let before = SessionSelfReport.statesBeforeDenied(path: session.path, session.selfReport.episodes.map(\.episode))
                 return StressPatterns.Session(
                     start: session.start, utcOffset: WallClock.utcOffset(session.start),
                     episodes: session.selfReport.episodes.map {
