@@ -105,6 +105,11 @@ public enum SessionFileReader {
             partial.append(contentsOf: piece[start...])
         }
 
+        /// The file as far as it has been read, for a reader following a file still being
+        /// written (a session sent to a study as it is recorded); nil before its header. The
+        /// last whole line fed waits until another follows it, as in `finish`.
+        public var soFar: SessionFile? { builder.file }
+
         /// The file once every piece has been fed.
         public mutating func finish() throws(RecordingError) -> SessionFile {
             try releaseHeld(isLast: partial.isEmpty)

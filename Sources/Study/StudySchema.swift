@@ -5,8 +5,9 @@
 ///
 /// What a participant may do: read the study's name, categories and consent texts; insert its
 /// consent; insert, read and delete its own sessions and beats (reading its own beats is its
-/// upload state, and `ON CONFLICT` needs it); nothing on `participants`, nothing else of
-/// `consents`, no UPDATE anywhere.
+/// upload state, and `ON CONFLICT` needs it); update only how far its own sessions were recorded
+/// (`recorded_until`, `recorded_beats`: what `status` finds gaps against); nothing on
+/// `participants`, nothing else of `consents`, no other UPDATE.
 enum StudySchema {
     static let name = "hrvmon_study"
     /// The schema's format, in `study.format`, for a later hrvmon to migrate from.
@@ -42,6 +43,8 @@ enum StudySchema {
             participant name NOT NULL DEFAULT current_user,
             session text NOT NULL,
             started double precision NOT NULL,
+            recorded_until double precision,
+            recorded_beats integer,
             received timestamptz NOT NULL DEFAULT now(),
             PRIMARY KEY (participant, session));
         CREATE TABLE hrvmon_study.beats (
@@ -59,6 +62,7 @@ enum StudySchema {
         GRANT SELECT ON hrvmon_study.study, hrvmon_study.consent_versions TO \(group);
         GRANT INSERT ON hrvmon_study.consents TO \(group);
         GRANT SELECT, INSERT, DELETE ON hrvmon_study.sessions, hrvmon_study.beats TO \(group);
+        GRANT UPDATE (recorded_until, recorded_beats) ON hrvmon_study.sessions TO \(group);
         ALTER TABLE hrvmon_study.consents ENABLE ROW LEVEL SECURITY;
         ALTER TABLE hrvmon_study.sessions ENABLE ROW LEVEL SECURITY;
         ALTER TABLE hrvmon_study.beats ENABLE ROW LEVEL SECURITY;

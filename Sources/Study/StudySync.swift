@@ -35,7 +35,7 @@ public struct StudySync {
     public func send(sessions: [String], progress: (String) -> Void) throws(StudyFailure) -> Report {
         var report = Report()
         guard membership.categories.contains("rr") else { return report }
-        var sent = SentState.load()
+        let sent = SentState.load()
         let received = try highWaterMarks()
         for path in sessions {
             let id = SessionStore.id(of: path)
@@ -49,23 +49,26 @@ public struct StudySync {
             let mark = received[id] ?? -1
             let waiting = file.beats.filter { $0.sequence > mark }
             if !waiting.isEmpty {
-                try database.query(
-                    "INSERT INTO hrvmon_study.sessions (session, started) VALUES ($1, $2) ON CONFLICT DO NOTHING", [id, "\(file.header.start)"])
+                // How far the session was recorded, before its beats: a batch that never
+                // arrives is then a gap `status` shows.
+                try query(StudyStatements.session(id, file))
                 var stored = 0
                 for start in stride(from: 0, to: waiting.count, by: Self.batchSize) {
                     let batch = waiting[start..<min(start + Self.batchSize, waiting.count)]
-                    stored += try send(batch, session: id)
-                    sent.record(id, lastSequence: batch.last!.sequence, isComplete: false)
-                    try sent.save()
+                    stored += try query(StudyStatements.beats(batch, session: id)).affected
+                    try SentState.record(id, lastSequence: batch.last!.sequence, isComplete: false)
                 }
                 report.sessionsSent += 1
                 report.beatsSent += stored
                 progress("\(id): \(stored) beats sent")
             }
-            sent.record(id, lastSequence: file.beats.last?.sequence ?? mark, isComplete: file.summary != nil)
-            try sent.save()
+            try SentState.record(id, lastSequence: file.beats.last?.sequence ?? mark, isComplete: file.summary != nil)
         }
         return report
+    }
+
+    private func query(_ statement: (String, [String?])) throws(StudyFailure) -> QueryResult {
+        try database.query(statement.0, statement.1)
     }
 
     /// The last beat's sequence number the server holds of each session of this participant.
@@ -74,19 +77,6 @@ public struct StudySync {
         var marks: [String: Int] = [:]
         for row in rows { if let id = row[0], let mark = row[1].flatMap({ Int($0) }) { marks[id] = mark } }
         return marks
-    }
-
-    private func send(_ beats: ArraySlice<SessionFile.RawBeat>, session: String) throws(StudyFailure) -> Int {
-        let statement = """
-            INSERT INTO hrvmon_study.beats (session, seq, time, rr_ticks)
-            SELECT $1, u.seq, u.time, u.rr FROM unnest($2::integer[], $3::double precision[], $4::integer[]) AS u(seq, time, rr)
-            ON CONFLICT DO NOTHING
-            """
-        let list = { (values: [String]) in "{" + values.joined(separator: ",") + "}" }
-        return try database.query(
-            statement,
-            [session, list(beats.map { String($0.sequence) }), list(beats.map { "\($0.time)" }), list(beats.map { String($0.ticks) })]
-        ).affected
     }
 }
 
@@ -114,13 +104,29 @@ struct SentState {
         return state
     }
 
-    mutating func record(_ id: String, lastSequence: Int, isComplete: Bool) {
-        entries[id] = Entry(lastSequence: lastSequence, isComplete: isComplete)
+    /// Records what was sent of session `id`, under a lock: two processes sending at once (a
+    /// `study sync` and a `monitor`, or two syncs) each read, change and write this file, and
+    /// without it one could write over the other's line.
+    static func record(_ id: String, lastSequence: Int, isComplete: Bool) throws(StudyFailure) {
+        do {
+            try DataDirectory.makePrivateDirectory(DataDirectory.path + "/study")
+            try FileLock.holding(file + ".lock") { () throws(StudyFailure) in
+                var state = load()
+                let known = state.entries[id]
+                // A sender that is behind another (it read its mark earlier) does not take it back.
+                if let known, known.lastSequence > lastSequence || (known.lastSequence == lastSequence && known.isComplete) { return }
+                state.entries[id] = Entry(lastSequence: lastSequence, isComplete: isComplete)
+                try state.save()
+            }
+        } catch let failure as StudyFailure {
+            throw failure
+        } catch {
+            throw .file("\(file): \(error)")
+        }
     }
 
-    func save() throws(StudyFailure) {
+    private func save() throws(StudyFailure) {
         let text = entries.keys.sorted().map { "\($0) \(entries[$0]!.lastSequence) \(entries[$0]!.isComplete ? "complete" : "open")\n" }.joined()
-        do { try DataDirectory.makePrivateDirectory(DataDirectory.path + "/study") } catch { throw .file(error.description) }
         if let failure = AtomicFile.write(Array(text.utf8), to: Self.file) { throw .file("\(Self.file): \(failure)") }
     }
 }

@@ -1,0 +1,198 @@
+import Platform
+import SessionLog
+import StudyDatabase
+import UserData
+
+/// Sends a session to the study while it is recorded (`monitor`, `check`, `resonance`), on the
+/// session's own event loop: libpq's socket is one more descriptor of that loop, and every
+/// statement is asynchronous, so a beat is never delayed by the server. It reads what the
+/// session recorder wrote to the file (the file is written first and stays the source of truth),
+/// every `interval` seconds, and sends what is new in batches; when the server is away it tries
+/// again with back-off, and whatever it could not send `study sync` sends later.
+public final class StudyUploader {
+    /// Seconds between reads of the file: beats reach the server within about this.
+    public static let interval = 10.0
+    /// The first wait after a failure, doubled after each until `longestWait`.
+    static let firstWait = 2.0
+    static let longestWait = 300.0
+    /// A statement that gets no answer in this long (a network partition) counts as lost.
+    static let statementTimeout = 60.0
+
+    private let parameters: ConnectionParameters
+    private let loop: EventLoop
+    private let id: String
+    private let tail: SessionTail
+    private let interval: Double
+    private var connection: DatabaseConnection?
+    /// The server's last sequence number of this session; nil until asked on this connection.
+    private var mark: Int?
+    private var wait = StudyUploader.firstWait
+    private var working = false
+    private var timer: EventLoop.Timer?
+    private var finishing: (() -> Void)?
+    /// Beats the server stored from this process.
+    public private(set) var beatsSent = 0
+    /// Why the last attempt failed; nil after a success.
+    public private(set) var lastFailure: DatabaseFailure?
+
+    /// An uploader for the session recorded at `path` in the sessions directory; nil when this
+    /// user takes part in no study, or does not send beats (rr), or the file is elsewhere (`--log`:
+    /// `study sync` does not send it either).
+    public static func forSession(at path: String, loop: EventLoop, interval: Double = StudyUploader.interval) throws(StudyFailure) -> StudyUploader? {
+        guard path.hasPrefix(SessionStore.directory + "/"), let membership = try Membership.load(), membership.categories.contains("rr") else {
+            return nil
+        }
+        let invite = try Membership.loadInvite()
+        let parameters = try studyConnection(invite.connection, password: invite.password, caFile: Membership.caFile)
+        return StudyUploader(parameters: parameters, path: path, loop: loop, interval: interval)
+    }
+
+    init(parameters: ConnectionParameters, path: String, loop: EventLoop, interval: Double) {
+        self.parameters = parameters
+        self.loop = loop
+        self.interval = interval
+        id = SessionStore.id(of: path)
+        tail = SessionTail(path: path)
+    }
+
+    /// Starts sending; the first read is one interval away (the session's header comes first).
+    public func start() { schedule(after: interval) }
+
+    /// At the session's end (its summary written, the loop no longer running): sends what is
+    /// left when the server is connected, waiting at most `seconds`; a server that is away is not
+    /// waited for.
+    public func finish(within seconds: Double = 5) {
+        timer?.cancel()
+        guard connection != nil else { return }
+        _ = loop.wait { (done: @escaping (Bool) -> Void) in
+            let deadline = loop.schedule(after: seconds) { done(false) }
+            finishing = {
+                deadline.cancel()
+                done(true)
+            }
+            if !working { step() }
+        }
+        finishing = nil
+        timer?.cancel()
+        connection = nil
+    }
+
+    /// Beats recorded that the server has not confirmed.
+    public var beatsWaiting: Int { max(0, (tail.file?.beats.count ?? 0) - (mark.map { $0 + 1 } ?? 0)) }
+
+    private func schedule(after seconds: Double) {
+        timer?.cancel()
+        timer = loop.schedule(after: seconds) { [weak self] in self?.step() }
+    }
+
+    /// One turn: connect, learn the server's mark, read the file, send the next batch; each
+    /// answer continues the turn, and it ends waiting for the next interval or for a retry.
+    private func step() {
+        guard !working else { return }
+        guard let connection else { return open() }
+        guard let mark else {
+            return run(StudyStatements.mark(session: id), on: connection) { [weak self] result in
+                self?.mark = Int(result.single ?? "")
+                self?.step()
+            }
+        }
+        do { try tail.read() } catch {
+            // A damaged file is left to `study sync`, which says so; nothing more is sent from it.
+            timer?.cancel()
+            return finished()
+        }
+        guard let file = tail.file, let first = file.beats.firstIndex(where: { $0.sequence > mark }) else {
+            finished()
+            return schedule(after: interval)
+        }
+        let batch = file.beats[first..<min(first + StudySync.batchSize, file.beats.count)]
+        run(StudyStatements.session(id, file), on: connection) { [weak self] _ in
+            // Not the connection captured above: a closure it holds must not hold it.
+            guard let self, let connection = self.connection else { return }
+            run(StudyStatements.beats(batch, session: id), on: connection) { [weak self] result in
+                guard let self else { return }
+                beatsSent += result.affected
+                self.mark = batch.last!.sequence
+                // The sent state is a cache for `show`; the server's rows decide, so a failure to
+                // write it is not a reason to stop sending.
+                try? SentState.record(id, lastSequence: batch.last!.sequence, isComplete: file.summary != nil && batch.endIndex == file.beats.count)
+                step()
+            }
+        }
+    }
+
+    /// The session is sent as far as it is recorded (or cannot be sent now): a `finish` waiting ends.
+    private func finished() { finishing?() }
+
+    private func open() {
+        working = true
+        DatabaseConnection.open(parameters, on: loop) { [weak self] result in
+            guard let self else { return }
+            working = false
+            switch result {
+            case .success(let opened):
+                connection = opened
+                step()
+            case .failure(let failure): fail(failure)
+            }
+        }
+    }
+
+    /// Runs `statement`; on its answer `next`, on a failure (or no answer in time) the connection
+    /// is dropped and the turn retried after the wait.
+    private func run(_ statement: (String, [String?]), on connection: DatabaseConnection, next: @escaping (QueryResult) -> Void) {
+        working = true
+        var answered = false
+        let deadline = loop.schedule(after: Self.statementTimeout) { [weak self] in
+            guard !answered else { return }
+            answered = true
+            self?.working = false
+            self?.fail(DatabaseFailure(.lost, "no answer within \(Int(Self.statementTimeout)) s"))
+        }
+        connection.execute(statement.0, statement.1) { [weak self] result in
+            guard !answered, let self else { return }
+            answered = true
+            deadline.cancel()
+            working = false
+            switch result {
+            case .success(let answer):
+                lastFailure = nil
+                wait = Self.firstWait
+                next(answer)
+            case .failure(let failure): fail(failure)
+            }
+        }
+    }
+
+    private func fail(_ failure: DatabaseFailure) {
+        lastFailure = failure
+        connection = nil
+        mark = nil
+        finished()
+        schedule(after: wait)
+        wait = min(wait * 2, Self.longestWait)
+    }
+}
+
+/// A session file read as it grows: each `read` feeds what was appended since the last.
+final class SessionTail {
+    private let path: String
+    private var input: InputFile?
+    private var lines: SessionFileReader.Lines
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+
+    init(path: String) {
+        self.path = path
+        lines = SessionFileReader.Lines(source: path, detail: .beats)
+    }
+
+    /// The session as far as it has been read; nil before its header.
+    var file: SessionFile? { lines.soFar }
+
+    func read() throws {
+        if input == nil { input = try InputFile(opening: path) }
+        while case let count = try input!.read(into: &buffer), count > 0 {
+            try buffer.withUnsafeBufferPointer { try lines.feed(UnsafeBufferPointer(rebasing: $0[..<count])) }
+        }
+    }
+}
