@@ -50,14 +50,17 @@ extension StudyResearcher {
         /// Unix seconds.
         public var from: Double
         public var to: Double
+        /// The same in UTC, `YYYY-MM-DDTHH:MM:SSZ`, as the server writes its other times.
+        public var fromUTC: String
+        public var toUTC: String
 
         public var seconds: Double { to - from }
 
         var json: JSONObject {
             var object = JSONObject()
             object.add("session", session)
-            object.add("from", WallClock.iso8601(from))
-            object.add("to", WallClock.iso8601(to))
+            object.add("from", fromUTC)
+            object.add("to", toUTC)
             object.add("seconds", seconds.rounded())
             return object
         }
@@ -85,10 +88,10 @@ extension StudyResearcher {
                 sessions: Int(row[7] ?? "") ?? 0, beats: Int(row[8] ?? "") ?? 0, lastUpload: row[9], beatsRecorded: Int(row[10] ?? "") ?? 0)
         }
         var gaps: [String: [Gap]] = [:]
-        for row in try database.query(Self.gapsStatement, [String(Self.gapMinimum)]).rows {
+        for row in try database.query(Self.gapsStatement(utc), [String(Self.gapMinimum)]).rows {
             guard let participant = row[0], let session = row[1], let from = row[2].flatMap({ Double($0) }), let to = row[3].flatMap({ Double($0) })
             else { continue }
-            gaps[participant, default: []].append(Gap(session: session, from: from, to: to))
+            gaps[participant, default: []].append(Gap(session: session, from: from, to: to, fromUTC: row[4] ?? "", toUTC: row[5] ?? ""))
         }
         for index in participants.indices { participants[index].gaps = gaps[participants[index].pseudonym] ?? [] }
         return participants
@@ -99,7 +102,8 @@ extension StudyResearcher {
     public static let gapMinimum = 300
 
     /// Every gap of every session on the server (see `Gap`), in order of time per participant.
-    static let gapsStatement = """
+    static func gapsStatement(_ utc: (String) -> String) -> String {
+        """
         WITH ordered AS (
             SELECT participant, session, time, lag(time) OVER (PARTITION BY participant, session ORDER BY time) AS previous
             FROM hrvmon_study.beats),
@@ -114,6 +118,8 @@ extension StudyResearcher {
             WHERE coalesce(first, recorded_until) - started >= $1::double precision
             UNION ALL
             SELECT participant, session, last, recorded_until FROM edges WHERE recorded_until - last >= $1::double precision)
-        SELECT participant, session, from_time, to_time FROM gaps ORDER BY participant, from_time
+        SELECT participant, session, from_time, to_time, \(utc("to_timestamp(from_time)")), \(utc("to_timestamp(to_time)"))
+        FROM gaps ORDER BY participant, from_time
         """
+    }
 }

@@ -8,16 +8,20 @@ enum StudyStatements {
     /// its beats): a session whose beats did not all arrive shows as a gap in `status`. Sent again,
     /// it only moves forward.
     static func session(_ id: String, _ file: SessionFile) -> (String, [String?]) {
-        let until = max(file.summary?.time ?? file.header.start, file.beats.last?.time ?? file.header.start)
-        return (
+        (
             """
             INSERT INTO hrvmon_study.sessions AS s (session, started, recorded_until, recorded_beats) VALUES ($1, $2, $3, $4)
             ON CONFLICT (participant, session) DO UPDATE SET
                 recorded_until = greatest(s.recorded_until, excluded.recorded_until),
                 recorded_beats = greatest(s.recorded_beats, excluded.recorded_beats)
             """,
-            [id, "\(file.header.start)", "\(until)", String(file.beats.count)]
+            [id, "\(file.header.start)", "\(recordedUntil(file))", String(file.beats.count)]
         )
+    }
+
+    /// Unix seconds to which `file` recorded: its end, or its last beat while it is recorded.
+    static func recordedUntil(_ file: SessionFile) -> Double {
+        max(file.summary?.time ?? file.header.start, file.beats.last?.time ?? file.header.start)
     }
 
     /// A batch of beats; a beat the server has (participant, session, sequence number) is not

@@ -48,10 +48,10 @@ public struct StudySync {
             guard file.header.start >= membership.acceptedTime else { continue }
             let mark = received[id] ?? -1
             let waiting = file.beats.filter { $0.sequence > mark }
+            // How far the session was recorded, before its beats: a batch that never arrives is
+            // then a gap `status` shows.
+            try query(StudyStatements.session(id, file))
             if !waiting.isEmpty {
-                // How far the session was recorded, before its beats: a batch that never
-                // arrives is then a gap `status` shows.
-                try query(StudyStatements.session(id, file))
                 var stored = 0
                 for start in stride(from: 0, to: waiting.count, by: Self.batchSize) {
                     let batch = waiting[start..<min(start + Self.batchSize, waiting.count)]
@@ -67,6 +67,7 @@ public struct StudySync {
         return report
     }
 
+    @discardableResult
     private func query(_ statement: (String, [String?])) throws(StudyFailure) -> QueryResult {
         try database.query(statement.0, statement.1)
     }
@@ -110,7 +111,7 @@ struct SentState {
     static func record(_ id: String, lastSequence: Int, isComplete: Bool) throws(StudyFailure) {
         do {
             try DataDirectory.makePrivateDirectory(DataDirectory.path + "/study")
-            try FileLock.holding(file + ".lock") { () throws(StudyFailure) in
+            try FileLock.holding(file + ".lock") {
                 var state = load()
                 let known = state.entries[id]
                 // A sender that is behind another (it read its mark earlier) does not take it back.

@@ -26,6 +26,8 @@ public final class StudyUploader {
     private var connection: DatabaseConnection?
     /// The server's last sequence number of this session; nil until asked on this connection.
     private var mark: Int?
+    /// How far the server was told the session was recorded (its gaps are measured to it).
+    private var reportedUntil = -Double.infinity
     private var wait = StudyUploader.firstWait
     private var working = false
     private var timer: EventLoop.Timer?
@@ -101,14 +103,17 @@ public final class StudyUploader {
             timer?.cancel()
             return finished()
         }
-        guard let file = tail.file, let first = file.beats.firstIndex(where: { $0.sequence > mark }) else {
+        let first = tail.file?.beats.firstIndex { $0.sequence > mark }
+        guard let file = tail.file, first != nil || StudyStatements.recordedUntil(file) > reportedUntil else {
             finished()
             return schedule(after: interval)
         }
-        let batch = file.beats[first..<min(first + StudySync.batchSize, file.beats.count)]
         run(StudyStatements.session(id, file), on: connection) { [weak self] _ in
             // Not the connection captured above: a closure it holds must not hold it.
             guard let self, let connection = self.connection else { return }
+            reportedUntil = StudyStatements.recordedUntil(file)
+            guard let first else { return step() }
+            let batch = file.beats[first..<min(first + StudySync.batchSize, file.beats.count)]
             run(StudyStatements.beats(batch, session: id), on: connection) { [weak self] result in
                 guard let self else { return }
                 beatsSent += result.affected
