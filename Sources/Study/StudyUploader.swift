@@ -26,6 +26,10 @@ public final class StudyUploader {
     private var connection: DatabaseConnection?
     /// The server's last sequence number of this session; nil until asked on this connection.
     private var mark: Int?
+    /// The highest sequence number the server has confirmed, kept across reconnections.
+    private var confirmed = -1
+    /// The session has ended: its file is whole, its last line (the summary) read too.
+    private var ended = false
     /// How far the server was told the session was recorded (its gaps are measured to it).
     private var reportedUntil = -Double.infinity
     private var wait = StudyUploader.firstWait
@@ -65,6 +69,7 @@ public final class StudyUploader {
     /// waited for.
     public func finish(within seconds: Double = 5) {
         timer?.cancel()
+        ended = true
         guard connection != nil else { return }
         _ = loop.wait { (done: @escaping (Bool) -> Void) in
             let deadline = loop.schedule(after: seconds) { done(false) }
@@ -80,7 +85,7 @@ public final class StudyUploader {
     }
 
     /// Beats recorded that the server has not confirmed.
-    public var beatsWaiting: Int { max(0, (tail.file?.beats.count ?? 0) - (mark.map { $0 + 1 } ?? 0)) }
+    public var beatsWaiting: Int { tail.file?.beats.reduce(0) { $0 + ($1.sequence > confirmed ? 1 : 0) } ?? 0 }
 
     private func schedule(after seconds: Double) {
         timer?.cancel()
@@ -94,11 +99,13 @@ public final class StudyUploader {
         guard let connection else { return open() }
         guard let mark else {
             return run(StudyStatements.mark(session: id), on: connection) { [weak self] result in
-                self?.mark = Int(result.single ?? "")
-                self?.step()
+                guard let self else { return }
+                self.mark = Int(result.single ?? "")
+                confirmed = max(confirmed, self.mark ?? -1)
+                step()
             }
         }
-        do { try tail.read() } catch {
+        do { try tail.read(toTheEnd: ended) } catch {
             // A damaged file is left to `study sync`, which says so; nothing more is sent from it.
             timer?.cancel()
             return finished()
@@ -118,6 +125,7 @@ public final class StudyUploader {
                 guard let self else { return }
                 beatsSent += result.affected
                 self.mark = batch.last!.sequence
+                confirmed = max(confirmed, batch.last!.sequence)
                 // The sent state is a cache for `show`; the server's rows decide, so a failure to
                 // write it is not a reason to stop sending.
                 try? SentState.record(id, lastSequence: batch.last!.sequence, isComplete: file.summary != nil && batch.endIndex == file.beats.count)
@@ -191,13 +199,21 @@ final class SessionTail {
         lines = SessionFileReader.Lines(source: path, detail: .beats)
     }
 
-    /// The session as far as it has been read; nil before its header.
-    var file: SessionFile? { lines.soFar }
+    private var whole: SessionFile?
 
-    func read() throws {
+    /// The session as far as it has been read; nil before its header.
+    var file: SessionFile? { whole ?? lines.soFar }
+
+    /// Reads what was appended; `toTheEnd`: the file is complete, so its last line (held until
+    /// another follows it) is read too.
+    func read(toTheEnd: Bool) throws {
         if input == nil { input = try InputFile(opening: path) }
         while case let count = try input!.read(into: &buffer), count > 0 {
             try buffer.withUnsafeBufferPointer { try lines.feed(UnsafeBufferPointer(rebasing: $0[..<count])) }
+        }
+        if toTheEnd, whole == nil {
+            var finishing = lines
+            whole = try finishing.finish()
         }
     }
 }
