@@ -66,13 +66,16 @@ extension SessionOverview {
 
 extension StressPatterns {
     /// The patterns of `sessions` and the diary's check-ins (`diary`, Unix seconds), each session
-    /// at its own UTC offset.
+    /// at its own UTC offset; the state before each denied episode read from its session's metrics.
     public init(_ sessions: [SessionOverview], diary: [(time: Double, checkIn: CheckIn)]) {
         self.init(
             sessions: sessions.map { session in
-                StressPatterns.Session(
+                let before = SessionSelfReport.statesBeforeDenied(path: session.path, session.selfReport.episodes.map { ($0.episode.start, $0.episode.answer) })
+                return StressPatterns.Session(
                     start: session.start, utcOffset: WallClock.utcOffset(session.start),
-                    episodes: session.selfReport.episodes.map { ($0.episode.start, $0.episode.end, $0.episode.answer) })
+                    episodes: session.selfReport.episodes.map {
+                        StressPatterns.Episode(start: $0.episode.start, end: $0.episode.end, answer: $0.episode.answer, stateBefore: before[$0.number])
+                    })
             },
             checkIns: sessions.flatMap { $0.selfReport.checkIns.map { ($0.time, $0.checkIn) } } + diary)
     }

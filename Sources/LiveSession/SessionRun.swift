@@ -1,3 +1,4 @@
+import HeartRateProtocol
 import LivePipeline
 import Platform
 import SelfReport
@@ -28,7 +29,13 @@ public final class SessionRun {
 
     /// One notification's bytes, received at `time`.
     public func receive(_ bytes: [UInt8], at time: Double) {
-        session.receive(bytes, at: time) { report(.live($0), at: time) }
+        guard let measurement = try? HeartRateMeasurement(parsing: bytes) else {
+            return session.receive(bytes, at: time) { report(.live($0), at: time) }  // malformed: said as such
+        }
+        if !measurement.rrIntervals.isEmpty {
+            for output in outputs { output.notificationArrived(measurement, at: time) }
+        }
+        session.receive(measurement, at: time) { report(.live($0), at: time) }
     }
 
     /// The beats before and after `time` are not neighbours.

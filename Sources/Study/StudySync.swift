@@ -105,18 +105,29 @@ struct SentState {
         return state
     }
 
-    /// Records what was sent of session `id`, under a lock: two processes sending at once (a
-    /// `study sync` and a `monitor`, or two syncs) each read, change and write this file, and
-    /// without it one could write over the other's line.
+    /// Records what was sent of session `id`.
     static func record(_ id: String, lastSequence: Int, isComplete: Bool) throws(StudyFailure) {
+        try changing { state in
+            // A sender that is behind another (it read its mark earlier) does not take it back.
+            if let known = state.entries[id], known.lastSequence > lastSequence || (known.lastSequence == lastSequence && known.isComplete) { return }
+            state.entries[id] = Entry(lastSequence: lastSequence, isComplete: isComplete)
+        }
+    }
+
+    /// Forgets everything sent: the server's copy was erased.
+    static func forgetAll() throws(StudyFailure) {
+        try changing { $0.entries = [:] }
+    }
+
+    /// Reads, changes and writes the file under a lock: two processes sending at once (a `study
+    /// sync` and a `monitor`, or two syncs) each do, and without it one could write over the
+    /// other's line.
+    private static func changing(_ change: (inout SentState) -> Void) throws(StudyFailure) {
         do {
             try DataDirectory.makePrivateDirectory(DataDirectory.path + "/study")
             try FileLock.holding(file + ".lock") {
                 var state = load()
-                let known = state.entries[id]
-                // A sender that is behind another (it read its mark earlier) does not take it back.
-                if let known, known.lastSequence > lastSequence || (known.lastSequence == lastSequence && known.isComplete) { return }
-                state.entries[id] = Entry(lastSequence: lastSequence, isComplete: isComplete)
+                change(&state)
                 try state.save()
             }
         } catch let failure as StudyFailure {

@@ -39,8 +39,31 @@ struct StudyFixture {
 
         /// The session ids, oldest first.
         var sessionIDs: [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: home + "/data/hrvmon/sessions")) ?? []).filter { $0.hasSuffix(".jsonl") }
-                .map { String($0.dropLast(6)) }.sorted()
+            // ID.jsonl while recording, ID.jsonl.gz once closed.
+            ((try? FileManager.default.contentsOfDirectory(atPath: home + "/data/hrvmon/sessions")) ?? [])
+                .compactMap { name in name.range(of: ".jsonl").map { String(name[..<$0.lowerBound]) } }.sorted()
+        }
+
+        /// Session `id`'s lines, decompressed when it is kept as gzip (an ended session).
+        func sessionText(_ id: String) throws -> String {
+            let path = home + "/data/hrvmon/sessions/\(id).jsonl"
+            guard !FileManager.default.fileExists(atPath: path) else { return try String(contentsOfFile: path, encoding: .utf8) }
+            let zcat = Process()
+            zcat.executableURL = URL(fileURLWithPath: "/bin/zcat")
+            zcat.arguments = [path + ".gz"]
+            let output = Pipe()
+            zcat.standardOutput = output
+            try zcat.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            zcat.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+
+        /// Session `id` rewritten as `text`, kept as an uncompressed ID.jsonl.
+        func replaceSession(_ id: String, with text: String) throws {
+            let path = home + "/data/hrvmon/sessions/\(id).jsonl"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try? FileManager.default.removeItem(atPath: path + ".gz")
         }
 
         var pseudonym: String { URL(fileURLWithPath: invite).deletingPathExtension().lastPathComponent }

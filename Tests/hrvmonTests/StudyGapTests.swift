@@ -17,23 +17,22 @@ import Testing
         (object["gaps"] as? [[String: Any]] ?? []).compactMap { $0["seconds"] as? Double }
     }
 
-    /// A session whose strap lost its link for 20 minutes (its beat lines of minutes 10–30 left
+    /// A session whose strap lost its link for 20 minutes (its packet lines of minutes 10–30 left
     /// out, as a link loss leaves them out), another recorded in full: one gap of 20 minutes.
     @Test func aLinkLossIsAGapAndAWholeSessionIsNone() throws {
         let study = try StudyFixture()
         let participant = try #require(try study.joined(1).first)
         try participant.record(minutes: 40)
         let session = try #require(participant.sessionIDs.first)
-        let path = participant.home + "/data/hrvmon/sessions/\(session).jsonl"
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try participant.sessionText(session).split(separator: "\n", omittingEmptySubsequences: false)
         let header = try #require(LiveProcess.parse(String(lines[0])))
         let start = try #require(header["t"] as? Double)
         let kept = lines.filter { line in
-            guard line.hasPrefix(#"{"type":"rr","#), let time = LiveProcess.parse(String(line))?["t"] as? Double else { return true }
+            guard line.hasPrefix(#"{"type":"packet","#), let time = LiveProcess.parse(String(line))?["t"] as? Double else { return true }
             return time < start + 600 || time >= start + 1800
         }
         #expect(kept.count < lines.count - 1000)
-        try kept.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try participant.replaceSession(session, with: kept.joined(separator: "\n"))
         try participant.record(minutes: 5)
         #expect(try participant.run(["study", "sync"]).status == 0)
 
@@ -59,8 +58,7 @@ import Testing
         #expect(sync.waitForExit(timeout: 30) != nil)
         held.release()
         // The held batch made the session's row itself, with no start: the session's own.
-        let header = try String(contentsOfFile: participant.home + "/data/hrvmon/sessions/\(session).jsonl", encoding: .utf8)
-            .split(separator: "\n").first.map(String.init)
+        let header = try participant.sessionText(session).split(separator: "\n").first.map(String.init)
         let start = try #require(header.flatMap(LiveProcess.parse)?["t"] as? Double)
         _ = try study.server.researcherSQL(study.database, "UPDATE hrvmon_study.sessions SET started = \(start)")
 
