@@ -196,7 +196,7 @@ final class SessionTail {
 
     init(path: String) {
         self.path = path
-        lines = SessionFileReader.Lines(source: path, detail: .beats)
+        lines = SessionFileReader.Lines(source: path, detail: .beats, following: true)
     }
 
     private var whole: SessionFile?
@@ -204,8 +204,8 @@ final class SessionTail {
     /// The session as far as it has been read; nil before its header.
     var file: SessionFile? { whole ?? lines.soFar }
 
-    /// Reads what was appended; `toTheEnd`: the file is complete, so its last line (held until
-    /// another follows it) is read too.
+    /// Reads what was appended (each whole line at once: `following`); `toTheEnd`: the file is
+    /// complete, so a last line cut short is one (`tornLine`), not one still being written.
     func read(toTheEnd: Bool) throws {
         if input == nil { input = try InputFile(opening: path) }
         while case let count = try input!.read(into: &buffer), count > 0 {
