@@ -70,12 +70,10 @@ extension StressPatterns {
     public init(_ sessions: [SessionOverview], diary: [(time: Double, checkIn: CheckIn)]) {
         self.init(
             sessions: sessions.map { session in
-                let before = SessionSelfReport.statesBeforeDenied(path: session.path, session.selfReport.episodes.map { ($0.episode.start, $0.episode.answer) })
+                let episodes = session.selfReport.episodes.map(\.episode)
                 return StressPatterns.Session(
-                    start: session.start, utcOffset: WallClock.utcOffset(session.start),
-                    episodes: session.selfReport.episodes.map {
-                        StressPatterns.Episode(start: $0.episode.start, end: $0.episode.end, answer: $0.episode.answer, stateBefore: before[$0.number])
-                    })
+                    start: session.start, utcOffset: WallClock.utcOffset(session.start), episodes: episodes,
+                    statesBefore: SessionSelfReport.statesBeforeDenied(path: session.path, episodes))
             },
             checkIns: sessions.flatMap { $0.selfReport.checkIns.map { ($0.time, $0.checkIn) } } + diary)
     }

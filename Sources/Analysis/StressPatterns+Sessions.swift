@@ -5,14 +5,14 @@ import SessionLog
 
 extension SessionSelfReport {
     /// The detector's state before each denied episode of the session file at `path` (by its
-    /// number from 1), read from the file's metrics lines, which `history` and `report --days`
-    /// otherwise skip: the file is read again only when it has a denied episode. The one place
-    /// these reads happen, for the session index to answer at merge. Empty when unreadable.
-    public static func statesBeforeDenied(path: String, _ episodes: [(start: Double, answer: EpisodeAnswer?)]) -> [Int: String] {
-        guard episodes.contains(where: { $0.answer == .no }), let file = try? SessionFileReader.read(path: path, detail: .full) else { return [:] }
+    /// number from 1), from the file's metrics lines, which the session index leaves out: the
+    /// file is read again only when it has a denied episode, and then only its metrics (not its
+    /// beats, nor format 2's replay of the corrected ones). Empty when unreadable.
+    public static func statesBeforeDenied(path: String, _ episodes: [IndexedSession.Episode]) -> [Int: String] {
+        guard episodes.contains(where: { $0.answer == .no }), let file = try? SessionFileReader.read(path: path, detail: .metrics) else { return [:] }
         var states: [Int: String] = [:]
-        for (index, item) in episodes.enumerated() where item.answer == .no {
-            states[index + 1] = file.stateBefore(item.start)
+        for (index, episode) in episodes.enumerated() where episode.answer == .no {
+            states[index + 1] = file.stateBefore(episode.start)
         }
         return states
     }

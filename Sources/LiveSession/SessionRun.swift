@@ -29,7 +29,12 @@ public final class SessionRun {
 
     /// One notification's bytes, received at `time`.
     public func receive(_ bytes: [UInt8], at time: Double) {
-        guard let measurement = try? HeartRateMeasurement(parsing: bytes) else {
+        receive(bytes, parsed: try? HeartRateMeasurement(parsing: bytes), at: time)
+    }
+
+    /// `bytes` with what they parse into (nil: malformed), for a caller that has parsed them already.
+    func receive(_ bytes: [UInt8], parsed: HeartRateMeasurement?, at time: Double) {
+        guard let measurement = parsed else {
             return session.receive(bytes, at: time) { report(.live($0), at: time) }  // malformed: said as such
         }
         if !measurement.rrIntervals.isEmpty {

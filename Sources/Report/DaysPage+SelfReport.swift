@@ -11,11 +11,9 @@ extension DaysPage {
     public static func patterns(_ report: DaysReport) -> StressPatterns {
         StressPatterns(
             sessions: report.sessions.map { session in
-                let before = report.statesBefore[session.id] ?? [:]
-                let episodes = session.stressEpisodes.enumerated().map { index, episode in
-                    StressPatterns.Episode(start: episode.start, end: episode.end, answer: episode.answer, stateBefore: before[index + 1])
-                }
-                return StressPatterns.Session(start: session.start, utcOffset: Int(LocalTime.offset(at: session.start)), episodes: episodes)
+                StressPatterns.Session(
+                    start: session.start, utcOffset: Int(LocalTime.offset(at: session.start)), episodes: session.stressEpisodes,
+                    statesBefore: report.statesBefore[session.id] ?? [:])
             },
             checkIns: report.sessions.flatMap { $0.checkIns.map { ($0.time, $0.checkIn) } } + report.diary)
     }

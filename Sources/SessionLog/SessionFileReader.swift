@@ -11,9 +11,10 @@ public enum SessionFileReader {
     public static let newestVersion = 2
 
     /// How much to read: everything; all but the corrected beats and metrics (pages that chart
-    /// the received beats only); or, for listings, all but the per-beat and per-packet lines.
+    /// the received beats only); for listings, all but the per-beat and per-packet lines; or those
+    /// and the metrics lines (the detector's state over time), without the beats.
     public enum Detail: Sendable {
-        case full, beats, overview
+        case full, beats, overview, metrics
 
         /// Prefixes of the lines skipped, as hrvmon writes them.
         var skipped: [[UInt8]] {
@@ -21,6 +22,7 @@ public enum SessionFileReader {
             case .full: []
             case .beats: [#"{"type":"nn","#, #"{"type":"metrics","#].map { Array($0.utf8) }
             case .overview: [#"{"type":"rr","#, #"{"type":"packet","#, #"{"type":"nn","#, #"{"type":"metrics","#].map { Array($0.utf8) }
+            case .metrics: [#"{"type":"rr","#, #"{"type":"packet","#, #"{"type":"nn","#].map { Array($0.utf8) }
             }
         }
     }

@@ -65,8 +65,9 @@ public struct Membership: Equatable, Sendable {
         }
     }
 
-    /// Writes `bytes` to `path` in the study's directory, 0600, whole or not at all.
-    static func store(_ text: String, at path: String) throws(StudyFailure) {
+    /// Writes `text` to `path` in `directory` (the study's configuration, or its data for the sent
+    /// state), made 0700 when missing; the file 0600, whole or not at all.
+    static func store(_ text: String, at path: String, in directory: String = Membership.directory) throws(StudyFailure) {
         do { try DataDirectory.makePrivateDirectory(directory) } catch { throw .file(error.description) }
         if let failure = AtomicFile.write(Array(text.utf8), to: path) { throw .file("\(path): \(failure)") }
     }

@@ -90,7 +90,8 @@ struct SentState {
         var isComplete: Bool
     }
 
-    static var file: String { DataDirectory.path + "/study/sent" }
+    static var directory: String { DataDirectory.path + "/study" }
+    static var file: String { directory + "/sent" }
 
     var entries: [String: Entry] = [:]
 
@@ -124,7 +125,8 @@ struct SentState {
     /// other's line.
     private static func changing(_ change: (inout SentState) -> Void) throws(StudyFailure) {
         do {
-            try DataDirectory.makePrivateDirectory(DataDirectory.path + "/study")
+            // The lock's file is in the directory too.
+            try DataDirectory.makePrivateDirectory(directory)
             try FileLock.holding(file + ".lock") {
                 var state = load()
                 change(&state)
@@ -139,6 +141,6 @@ struct SentState {
 
     private func save() throws(StudyFailure) {
         let text = entries.keys.sorted().map { "\($0) \(entries[$0]!.lastSequence) \(entries[$0]!.isComplete ? "complete" : "open")\n" }.joined()
-        if let failure = AtomicFile.write(Array(text.utf8), to: Self.file) { throw .file("\(Self.file): \(failure)") }
+        try Membership.store(text, at: Self.file, in: Self.directory)
     }
 }

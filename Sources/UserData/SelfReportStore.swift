@@ -92,9 +92,7 @@ extension SelfReportStore {
     public static func earlierCheckIns() -> [CheckIn] {
         var checkIns: [CheckIn] = []
         for path in SessionStore.all().suffix(sessionsForVocabulary) {
-            guard let input = try? InputFile(opening: path) else { continue }
-            var lines = SessionFileReader.Lines(source: path, detail: .overview)
-            guard (try? input.forEachContentPiece(size: 1 << 20, { try lines.feed($0) })) != nil, let file = try? lines.finish() else { continue }
+            guard let file = try? SessionFileReader.read(path: path, detail: .overview) else { continue }
             checkIns += file.checkIns.map(\.checkIn)
         }
         for case .checkIn(let checkIn, _) in (try? entries(of: diaryFile)) ?? [] { checkIns.append(checkIn) }

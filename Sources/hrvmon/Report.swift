@@ -116,7 +116,7 @@ struct Report: ParsableCommand {
         // The index has no metrics: the minutes before a denied episode are read from its file.
         var statesBefore: [String: [Int: String]] = [:]
         for entry in sessions {
-            statesBefore[entry.id] = SessionSelfReport.statesBeforeDenied(path: entry.key.path, entry.stressEpisodes.map { ($0.start, $0.answer) })
+            statesBefore[entry.id] = SessionSelfReport.statesBeforeDenied(path: entry.key.path, entry.stressEpisodes)
         }
         var report = DaysReport(sessions: sessions, unreadable: unreadable, history: history, settings: settings, today: today, count: count)
         report.statesBefore = statesBefore

@@ -128,6 +128,26 @@ import Testing
         }
     }
 
+    /// scripts/fuzz.sh builds FuzzChecks with swiftc, not SwiftPM, from its own list of modules:
+    /// that list holds every module FuzzChecks depends on, each after its own dependencies.
+    @Test func theFuzzBuildListsFuzzChecksDependenciesInOrder() throws {
+        let script = try String(contentsOf: Repository.root.appendingPathComponent("scripts/fuzz.sh"), encoding: .utf8)
+        let list = try #require(script.firstMatch(of: /\nmodules=\(([^)]*)\)/), "scripts/fuzz.sh has no modules=(...) line")
+        let modules = list.1.split(separator: " ").map(String.init)
+        var needed: Set<String> = []
+        var next = ["FuzzChecks"]
+        while let name = next.popLast() {
+            guard needed.insert(name).inserted else { continue }
+            next += Self.targets[name]?.dependencies ?? []
+        }
+        #expect(needed.subtracting(modules).isEmpty, "scripts/fuzz.sh does not build \(needed.subtracting(modules).sorted())")
+        for (position, name) in modules.enumerated() {
+            let later = Set(modules[(position + 1)...])
+            let early = (Self.targets[name]?.dependencies ?? []).intersection(later)
+            #expect(early.isEmpty, "scripts/fuzz.sh builds \(name) before its dependencies \(early.sorted())")
+        }
+    }
+
     /// Every library module has its `<Module>Tests` target (FuzzChecks is exercised by
     /// FuzzCorpusTests; the C libraries have no Swift of their own).
     @Test func everyLibraryHasItsTests() {

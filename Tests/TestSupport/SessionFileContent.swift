@@ -5,15 +5,7 @@ import Foundation
 public enum SessionFileContent {
     public static func data(_ path: String) throws -> Data {
         guard path.hasSuffix(".gz") else { return try Data(contentsOf: URL(fileURLWithPath: path)) }
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gzip.arguments = ["-dc", path]
-        let output = Pipe()
-        gzip.standardOutput = output
-        try gzip.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        gzip.waitUntilExit()
-        return data
+        return try TestChild.run("/bin/gzip", ["-dc", path]).output
     }
 
     public static func text(_ path: String) throws -> String {

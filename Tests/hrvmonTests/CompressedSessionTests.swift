@@ -7,16 +7,9 @@ import Testing
 /// damaged gzip data is bad input said clearly (exit 2), never a crash; `sessions --compact`
 /// rewrites a version 1 file.
 @Suite struct CompressedSessionTests {
+    /// `text` compressed by gzip itself into `path`.
     static func gzip(_ text: String, to path: String) throws {
-        let plain = path.replacingOccurrences(of: ".gz", with: ".plain")
-        try text.write(toFile: plain, atomically: true, encoding: .utf8)
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gzip.arguments = ["-c", plain]
-        gzip.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: { FileManager.default.createFile(atPath: path, contents: nil); return path }()))
-        try gzip.run()
-        gzip.waitUntilExit()
-        try FileManager.default.removeItem(atPath: plain)
+        try TestChild.run("/bin/gzip", ["-c"], input: Data(text.utf8)).output.write(to: URL(fileURLWithPath: path))
     }
 
     static let session = SessionInputTests.validSession

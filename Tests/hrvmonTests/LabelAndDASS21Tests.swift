@@ -54,24 +54,11 @@ import Testing
         #expect(history.stdout.contains("Was it stress? Of 2 flagged episodes you confirmed 1, denied 0, were not sure of 1 and left 0 unanswered."))
     }
 
-    /// A system tool's exit status and standard output.
-    private static func tool(_ path: String, _ arguments: [String]) throws -> (status: Int32, stdout: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     /// An ended session is kept compressed: the answer goes in as a gzip member of its own, so the
     /// file stays whole gzip (`gzip -t`, `zcat`) and hrvmon reads it with the answer.
     @Test func labelAppendsToACompressedSession() throws {
         let (_, environment, plain) = try Self.keptSession(id: "20261127-100000")
-        let gzip = try Self.tool("/bin/gzip", [plain])
+        let gzip = try TestChild.run("/bin/gzip", [plain])
         #expect(gzip.status == 0)
         let path = plain + ".gz"
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -79,9 +66,9 @@ import Testing
         let run = try Hrvmon.run(["label", "20261127:2", "no"], environment: environment)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(before.count) == before, "only appended to")
-        #expect(try Self.tool("/bin/gzip", ["-t", path]).status == 0, "still whole gzip")
-        let content = try Self.tool("/bin/zcat", [path])
-        let label = try #require(content.stdout.split(separator: "\n").last.flatMap { LiveProcess.parse(String($0)) })
+        #expect(try TestChild.run("/bin/gzip", ["-t", path]).status == 0, "still whole gzip")
+        let content = try SessionFileContent.text(path)
+        let label = try #require(content.split(separator: "\n").last.flatMap { LiveProcess.parse(String($0)) })
         #expect(label["type"] as? String == "label" && label["answer"] as? String == "no")
 
         let sessions = try Hrvmon.run(["sessions", "--episodes"], environment: environment)

@@ -1,5 +1,4 @@
 import Platform
-import Recordings
 import SessionLog
 
 extension SessionFileReader {
@@ -7,7 +6,8 @@ extension SessionFileReader {
     static let pieceSize = 1 << 20
 
     /// A session file read from disk piece by piece, decompressed as it is read when it is gzip
-    /// (a closed session, `ID.jsonl.gz`). Throws `FileOpenError` when the file cannot
+    /// (a closed session, `ID.jsonl.gz`). Here, beside the session store, so that what lists the
+    /// sessions can read them too. Throws `FileOpenError` when the file cannot
     /// be read, `RecordingError` when it is not a session file or is damaged (or its gzip data is: `FileOpenError`).
     public static func read(path: String, detail: Detail = .full) throws -> SessionFile {
         try read(input: InputFile(opening: path), source: path, detail: detail)
