@@ -47,16 +47,7 @@ struct StudyFixture {
         /// Session `id`'s lines, decompressed when it is kept as gzip (an ended session).
         func sessionText(_ id: String) throws -> String {
             let path = home + "/data/hrvmon/sessions/\(id).jsonl"
-            guard !FileManager.default.fileExists(atPath: path) else { return try String(contentsOfFile: path, encoding: .utf8) }
-            let zcat = Process()
-            zcat.executableURL = URL(fileURLWithPath: "/bin/zcat")
-            zcat.arguments = [path + ".gz"]
-            let output = Pipe()
-            zcat.standardOutput = output
-            try zcat.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            zcat.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
+            return try SessionFileContent.text(FileManager.default.fileExists(atPath: path) ? path : path + ".gz")
         }
 
         /// Session `id` rewritten as `text`, kept as an uncompressed ID.jsonl.
