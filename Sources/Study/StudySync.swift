@@ -18,6 +18,9 @@ public struct StudySync {
         public var sessionsSent = 0
         /// Beats the server stored now (not those it already had).
         public var beatsSent = 0
+        /// Check-ins and answers to "Was that stress?" the server stored now (category checkins).
+        public var checkInsSent = 0
+        public var labelsSent = 0
     }
 
     let membership: Membership
@@ -30,41 +33,64 @@ public struct StudySync {
         database = try connect(try studyConnection(invite.connection, password: invite.password, caFile: Membership.caFile), on: loop)
     }
 
-    /// Sends what the server lacks of `sessions` (paths, oldest first); `progress` hears of each
-    /// session sent.
+    /// Sends what the server lacks of `sessions` (paths, oldest first) and, with checkins, of the
+    /// diary; `progress` hears of each session sent.
     public func send(sessions: [String], progress: (String) -> Void) throws(StudyFailure) -> Report {
         var report = Report()
-        guard membership.categories.contains("rr") else { return report }
+        let sendsBeats = membership.categories.contains("rr"), sendsSelfReports = membership.categories.contains("checkins")
+        guard sendsBeats || sendsSelfReports else { return report }
         let sent = SentState.load()
-        let received = try highWaterMarks()
+        let received = sendsBeats ? try highWaterMarks() : [:]
         for path in sessions {
             let id = SessionStore.id(of: path)
-            if sent.entries[id]?.isComplete == true && received[id] == sent.entries[id]?.lastSequence { continue }
+            // Its beats all sent; its check-ins and answers are read again (`label` appends to an
+            // ended session), only the lines without beats.
+            let beatsSent = !sendsBeats || (sent.entries[id]?.isComplete == true && received[id] == sent.entries[id]?.lastSequence)
+            if beatsSent && !sendsSelfReports { continue }
             let file: SessionFile
-            do { file = try SessionFileReader.read(path: path, detail: .beats) } catch {
+            do { file = try SessionFileReader.read(path: path, detail: beatsSent ? .overview : .beats) } catch {
                 progress("skipping \(error)")
                 continue
             }
             guard file.header.start >= membership.acceptedTime else { continue }
-            let mark = received[id] ?? -1
-            let waiting = file.beats.filter { $0.sequence > mark }
-            // How far the session was recorded, before its beats: a batch that never arrives is
-            // then a gap `status` shows.
-            try query(StudyStatements.session(id, file))
-            if !waiting.isEmpty {
-                var stored = 0
-                for start in stride(from: 0, to: waiting.count, by: Self.batchSize) {
-                    let batch = waiting[start..<min(start + Self.batchSize, waiting.count)]
-                    stored += try query(StudyStatements.beats(batch, session: id)).affected
-                    try SentState.record(id, lastSequence: batch.last!.sequence, isComplete: false)
-                }
-                report.sessionsSent += 1
-                report.beatsSent += stored
-                progress("\(id): \(stored) beats sent")
-            }
-            try SentState.record(id, lastSequence: file.beats.last?.sequence ?? mark, isComplete: file.summary != nil)
+            if !beatsSent { try sendBeats(id, file, mark: received[id] ?? -1, report: &report, progress: progress) }
+            if sendsSelfReports { try send(StudySelfReports(id, file), report: &report, progress: progress) }
+        }
+        if sendsSelfReports {
+            let diary: [SelfReportRecords.Entry]
+            do { diary = try SelfReportStore.entries(of: SelfReportStore.diaryFile) } catch { throw .file(error.description) }
+            try send(StudySelfReports(diary: diary, since: membership.acceptedTime), report: &report, progress: progress)
         }
         return report
+    }
+
+    private func sendBeats(_ id: String, _ file: SessionFile, mark: Int, report: inout Report, progress: (String) -> Void) throws(StudyFailure) {
+        let waiting = file.beats.filter { $0.sequence > mark }
+        // How far the session was recorded, before its beats: a batch that never arrives is
+        // then a gap `status` shows.
+        try query(StudyStatements.session(id, file))
+        if !waiting.isEmpty {
+            var stored = 0
+            for start in stride(from: 0, to: waiting.count, by: Self.batchSize) {
+                let batch = waiting[start..<min(start + Self.batchSize, waiting.count)]
+                stored += try query(StudyStatements.beats(batch, session: id)).affected
+                try SentState.record(id, lastSequence: batch.last!.sequence, isComplete: false)
+            }
+            report.sessionsSent += 1
+            report.beatsSent += stored
+            progress("\(id): \(stored) beats sent")
+        }
+        try SentState.record(id, lastSequence: file.beats.last?.sequence ?? mark, isComplete: file.summary != nil)
+    }
+
+    private func send(_ selfReports: StudySelfReports, report: inout Report, progress: (String) -> Void) throws(StudyFailure) {
+        guard !selfReports.isEmpty else { return }
+        let stored = StudySelfReports.stored(try query(selfReports.statement))
+        report.checkInsSent += stored.checkIns
+        report.labelsSent += stored.labels
+        if stored.checkIns + stored.labels > 0 {
+            progress("\(selfReports.session.isEmpty ? "diary" : selfReports.session): sent check-ins \(stored.checkIns), answers \(stored.labels)")
+        }
     }
 
     @discardableResult

@@ -23,6 +23,10 @@ public final class StudyUploader {
     private let id: String
     private let tail: SessionTail
     private let interval: Double
+    private let sendsBeats: Bool
+    private let sendsSelfReports: Bool
+    /// Check-ins and answers to "Was that stress?" the server has confirmed (stored now or before).
+    private var selfReportsSent = (checkIns: 0, labels: 0)
     private var connection: DatabaseConnection?
     /// The server's last sequence number of this session; nil until asked on this connection.
     private var mark: Int?
@@ -42,19 +46,25 @@ public final class StudyUploader {
     public private(set) var lastFailure: DatabaseFailure?
 
     /// An uploader for the session recorded at `path` in the sessions directory; nil when this
-    /// user takes part in no study, or does not send beats (rr), or the file is elsewhere (`--log`:
-    /// `study sync` does not send it either).
+    /// user takes part in no study, or sends neither beats (rr) nor check-ins (checkins), or the
+    /// file is elsewhere (`--log`: `study sync` does not send it either).
     public static func forSession(at path: String, loop: EventLoop, interval: Double = StudyUploader.interval) throws(StudyFailure) -> StudyUploader? {
-        guard path.hasPrefix(SessionStore.directory + "/"), let membership = try Membership.load(), membership.categories.contains("rr") else {
+        guard path.hasPrefix(SessionStore.directory + "/"), let membership = try Membership.load(),
+            membership.categories.contains("rr") || membership.categories.contains("checkins")
+        else {
             return nil
         }
         let invite = try Membership.loadInvite()
         let parameters = try studyConnection(invite.connection, password: invite.password, caFile: Membership.caFile)
-        return StudyUploader(parameters: parameters, path: path, loop: loop, interval: interval)
+        return StudyUploader(
+            parameters: parameters, path: path, loop: loop, interval: interval,
+            sendsBeats: membership.categories.contains("rr"), sendsSelfReports: membership.categories.contains("checkins"))
     }
 
-    init(parameters: ConnectionParameters, path: String, loop: EventLoop, interval: Double) {
+    init(parameters: ConnectionParameters, path: String, loop: EventLoop, interval: Double, sendsBeats: Bool, sendsSelfReports: Bool) {
         self.parameters = parameters
+        self.sendsBeats = sendsBeats
+        self.sendsSelfReports = sendsSelfReports
         self.loop = loop
         self.interval = interval
         id = SessionStore.id(of: path)
@@ -110,10 +120,9 @@ public final class StudyUploader {
             timer?.cancel()
             return finished()
         }
-        let first = tail.file?.beats.firstIndex { $0.sequence > mark }
-        guard let file = tail.file, first != nil || StudyStatements.recordedUntil(file) > reportedUntil else {
-            finished()
-            return schedule(after: interval)
+        let first = sendsBeats ? tail.file?.beats.firstIndex { $0.sequence > mark } : nil
+        guard let file = tail.file, first != nil || (sendsBeats && StudyStatements.recordedUntil(file) > reportedUntil) else {
+            return sendSelfReports()
         }
         run(StudyStatements.session(id, file), on: connection) { [weak self] _ in
             // Not the connection captured above: a closure it holds must not hold it.
@@ -131,6 +140,19 @@ public final class StudyUploader {
                 try? SentState.record(id, lastSequence: batch.last!.sequence, isComplete: file.summary != nil && batch.endIndex == file.beats.count)
                 step()
             }
+        }
+    }
+
+    /// Its check-ins and answers the server has not confirmed, after its beats; then the turn ends.
+    private func sendSelfReports() {
+        let selfReports = tail.file.map { StudySelfReports(id, $0, checkInsSent: selfReportsSent.checkIns, labelsSent: selfReportsSent.labels) }
+        guard sendsSelfReports, let connection, let file = tail.file, let selfReports, !selfReports.isEmpty else {
+            finished()
+            return schedule(after: interval)
+        }
+        run(selfReports.statement, on: connection) { [weak self] _ in
+            self?.selfReportsSent = (file.checkIns.count, file.labels.count)
+            self?.step()
         }
     }
 

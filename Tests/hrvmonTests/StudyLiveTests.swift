@@ -79,4 +79,28 @@ import Testing
         let again = try participant.run(["study", "sync"])
         #expect(again.status == 0 && again.stdout.contains("nothing to send"), "\(again.stdout)")
     }
+
+    /// A check-in made while `monitor` records goes into the session and reaches the server while
+    /// it runs, when the participant chose checkins; sent later by sync, it is not stored again.
+    @Test func aCheckInArrivesWhileMonitoring() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let study = try StudyFixture()
+        let participant = try #require(try study.joined(1, offering: "rr,checkins").first)
+        // The monitor's notes socket is in its runtime directory (LiveProcess's XDG_RUNTIME_DIR).
+        let runtime = participant.home + "/runtime"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        let monitor = try Self.monitor(fake, participant)
+        try Self.send(10, to: fake, total: 30, in: monitor)
+        let checkIn = try Hrvmon.run(["checkin", "--mood", "2", "--doing", "exam"], environment: participant.environment.merging(["XDG_RUNTIME_DIR": runtime]) { $1 })
+        #expect(checkIn.status == 0 && !checkIn.stdout.contains("diary"), "\(checkIn.stdout)")
+        let deadline = Date().addingTimeInterval(180)
+        while try study.serverRows("checkins", of: participant) < 1 && Date() < deadline { Thread.sleep(forTimeInterval: 0.5) }
+        #expect(try study.serverRows("checkins", of: participant) == 1, "\(monitor.stderr)")
+        #expect(monitor.process.isRunning, "the check-in arrived while monitor runs")
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit(timeout: 30) == 0, "\(monitor.stderr)")
+        #expect(try participant.run(["study", "sync"]).status == 0)
+        #expect(try study.serverRows("checkins", of: participant) == 1)
+    }
 }
