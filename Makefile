@@ -30,15 +30,16 @@ INSTALL_PROGRAM ?= $(INSTALL) -m 0755
 # against 23 MB linked dynamically; see docs/development/benchmarks.md).
 BINARY ?= .build/release/hrvmon
 MANPAGES = $(wildcard man/*.1)
-# The reminders' user units (`hrvmon remind`): off until the user enables a timer.
-REMINDERS = hrvmon-checkin-reminder hrvmon-dass21-reminder
-REMINDERUNITS = $(addsuffix .service,$(REMINDERS)) $(addsuffix .timer,$(REMINDERS))
+# The user units run by a timer: the reminders (`hrvmon remind`) and `hrvmon study sync`; off
+# until the user enables a timer.
+TIMED = hrvmon-checkin-reminder hrvmon-dass21-reminder hrvmon-study-sync
+TIMEDUNITS = $(addsuffix .service,$(TIMED)) $(addsuffix .timer,$(TIMED))
 
 INSTALLED = \
 	$(DESTDIR)$(BINDIR)/hrvmon \
 	$(DESTDIR)$(UDEVRULESDIR)/90-hrvmon.rules \
 	$(DESTDIR)$(USERUNITDIR)/hrvmon.service \
-	$(addprefix $(DESTDIR)$(USERUNITDIR)/,$(REMINDERUNITS)) \
+	$(addprefix $(DESTDIR)$(USERUNITDIR)/,$(TIMEDUNITS)) \
 	$(DESTDIR)$(BASHCOMPLETIONDIR)/hrvmon \
 	$(DESTDIR)$(ZSHCOMPLETIONDIR)/_hrvmon \
 	$(DESTDIR)$(FISHCOMPLETIONDIR)/hrvmon.fish \
@@ -55,7 +56,7 @@ install:
 	$(INSTALL_PROGRAM) $(BINARY) $(DESTDIR)$(BINDIR)/hrvmon
 	$(INSTALL) -m 0644 udev/90-hrvmon.rules $(DESTDIR)$(UDEVRULESDIR)/90-hrvmon.rules
 	sed 's|@bindir@|$(BINDIR)|g' systemd/hrvmon.service.in > $(DESTDIR)$(USERUNITDIR)/hrvmon.service
-	for unit in $(REMINDERS); do \
+	for unit in $(TIMED); do \
 		sed 's|@bindir@|$(BINDIR)|g' systemd/$$unit.service.in > $(DESTDIR)$(USERUNITDIR)/$$unit.service && \
 		chmod 0644 $(DESTDIR)$(USERUNITDIR)/$$unit.service && \
 		$(INSTALL) -m 0644 systemd/$$unit.timer $(DESTDIR)$(USERUNITDIR)/$$unit.timer || exit 1; \

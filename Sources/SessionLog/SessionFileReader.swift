@@ -73,9 +73,16 @@ public enum SessionFileReader {
         private var held: [UInt8] = []
         private var holding = false
         private var stopped = false
+        /// The file is still being written: no whole line waits (`init(source:detail:following:)`).
+        private var following = false
 
-        public init(source: String, detail: Detail = .full) {
+        /// `following`: the file is still being written (a session sent to a study as it is
+        /// recorded), so each whole line is read when fed (`soFar`), not held until another
+        /// follows it: the last line may be the newest notification's `packet` line, and the next
+        /// may not come before the session ends. A torn last line is still reported by `finish`.
+        public init(source: String, detail: Detail = .full, following: Bool = false) {
             self.init(source: source, detail: detail, readingInPlace: true)
+            self.following = following
         }
 
         /// `readingInPlace` false: every line parsed, as before lines were read in place.
@@ -110,6 +117,10 @@ public enum SessionFileReader {
             partial.append(contentsOf: piece[start...])
         }
 
+        /// The file as far as it has been read, for a reader `following` a file still being
+        /// written; nil before its header.
+        public var soFar: SessionFile? { builder.file }
+
         /// The file once every piece has been fed.
         public mutating func finish() throws(RecordingError) -> SessionFile {
             try releaseHeld(isLast: partial.isEmpty)
@@ -143,10 +154,11 @@ public enum SessionFileReader {
         }
 
         /// A line ended by a newline; `followed`: more of the file is known to come after it.
-        /// Only then is it known not to be the last line; otherwise it waits (`held`).
+        /// Only then is it known not to be the last line; otherwise it waits (`held`), unless the
+        /// file is being followed.
         private mutating func line(_ line: UnsafeBufferPointer<UInt8>, followed: Bool) throws(RecordingError) {
             try releaseHeld(isLast: false)
-            if followed {
+            if followed || following {
                 try take(line, isLast: false, terminated: true)
             } else {
                 held.append(contentsOf: line)

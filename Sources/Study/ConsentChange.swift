@@ -11,8 +11,11 @@ public struct ConsentChange {
     public struct Erased: Sendable {
         public var sessions = 0
         public var beats = 0
-        public var sessionsLeft = 0
-        public var beatsLeft = 0
+        /// Check-ins and answers to "Was that stress?" (category checkins).
+        public var checkIns = 0
+        public var labels = 0
+        /// Rows of the categories erased that are left, counted afterwards (none, or a failure).
+        public var rowsLeft = 0
     }
 
     public private(set) var membership: Membership
@@ -28,7 +31,7 @@ public struct ConsentChange {
     /// Withdraws consent: recorded on the server (`withdrawn`) and here, so nothing more is sent;
     /// with `erase`, every session and beat this participant sent is deleted first.
     public mutating func leave(erase: Bool) throws(StudyFailure) -> Erased? {
-        let erased = erase ? try self.erase() : nil
+        let erased = erase ? try self.erase(beats: true, selfReports: true) : nil
         try record(categories: membership.categories, withdrawn: true)
         let now = WallClock.now()
         membership.left = membership.left ?? "\(now) \(WallClock.iso8601(now))"
@@ -37,7 +40,8 @@ public struct ConsentChange {
     }
 
     /// Sends `categories` from now on: recorded on the server and here. A category removed has its
-    /// rows deleted on the server (rr: every session and beat); one added counts from now, so that
+    /// rows deleted on the server (rr: every session and beat; checkins: every check-in and
+    /// answer to "Was that stress?"); one added counts from now, so that
     /// sessions recorded while it was not chosen are not sent.
     public mutating func choose(_ categories: [String]) throws(StudyFailure) -> Erased? {
         let offered = try database.query("SELECT array_to_string(categories, ',') FROM hrvmon_study.study").single ?? ""
@@ -46,7 +50,8 @@ public struct ConsentChange {
             throw .badInput("--add: \(notOffered.joined(separator: ", ")) not offered; the study offers \(offered.replacingAll(",", with: ", "))")
         }
         let removed = membership.categories.filter { !categories.contains($0) }
-        let erased = removed.contains("rr") ? try erase() : nil
+        let erasing = (beats: removed.contains("rr"), selfReports: removed.contains("checkins"))
+        let erased = erasing.beats || erasing.selfReports ? try erase(beats: erasing.beats, selfReports: erasing.selfReports) : nil
         try record(categories: categories, withdrawn: false)
         if categories.contains(where: { !membership.categories.contains($0) }) {
             let now = WallClock.now()
@@ -57,26 +62,25 @@ public struct ConsentChange {
         return erased
     }
 
-    /// Deletes this participant's sessions and beats in one transaction, then lists what is left.
-    /// The DELETEs delete only rows this role may also SELECT (row-level security), so a count
-    /// taken afterwards, not the DELETE's own, is what says they are gone.
-    private func erase() throws(StudyFailure) -> Erased {
-        var erased = Erased()
+    /// Deletes this participant's sessions and beats, or its check-ins and answers, or both, in
+    /// one transaction, then counts what is left of them. The DELETEs delete only rows this role
+    /// may also SELECT (row-level security), so a count taken afterwards, not the DELETE's own, is
+    /// what says they are gone.
+    private func erase(beats: Bool, selfReports: Bool) throws(StudyFailure) -> Erased {
+        let tables = (beats ? ["beats", "sessions"] : []) + (selfReports ? ["checkins", "episode_labels"] : [])
+        var deleted: [String: Int] = [:]
         try database.query("BEGIN")
-        erased.beats = try database.query("DELETE FROM hrvmon_study.beats WHERE participant = current_user").affected
-        erased.sessions = try database.query("DELETE FROM hrvmon_study.sessions WHERE participant = current_user").affected
+        for table in tables {
+            deleted[table] = try database.query("DELETE FROM hrvmon_study.\(table) WHERE participant = current_user").affected
+        }
         try database.query("COMMIT")
-        let left = try database.query(
-            """
-            SELECT (SELECT count(*) FROM hrvmon_study.sessions WHERE participant = current_user),
-                (SELECT count(*) FROM hrvmon_study.beats WHERE participant = current_user)
-            """
-        ).rows.first
-        erased.sessionsLeft = left?[0].flatMap { Int($0) } ?? -1
-        erased.beatsLeft = left?[1].flatMap { Int($0) } ?? -1
+        let counts = tables.map { "(SELECT count(*) FROM hrvmon_study.\($0) WHERE participant = current_user)" }
+        let left = try database.query("SELECT " + counts.joined(separator: " + ")).single
         // What this machine believed sent is sent no more.
-        try SentState().save()
-        return erased
+        if beats { try SentState.forgetAll() }
+        return Erased(
+            sessions: deleted["sessions"] ?? 0, beats: deleted["beats"] ?? 0, checkIns: deleted["checkins"] ?? 0,
+            labels: deleted["episode_labels"] ?? 0, rowsLeft: left.flatMap { Int($0) } ?? -1)
     }
 
     private func record(categories: [String], withdrawn: Bool) throws(StudyFailure) {

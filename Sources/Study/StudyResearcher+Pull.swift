@@ -20,6 +20,37 @@ extension StudyResearcher {
         public var beats: [SessionFile.RawBeat]
     }
 
+    /// The `checkins` category of the participants still in the study, as the server holds it:
+    /// check-ins (`session` empty: the diary's) and answers to "Was that stress?", by participant,
+    /// session and place in its file. A few a day, so all of them at once.
+    public struct PulledSelfReports: Sendable {
+        public struct CheckIn: Sendable {
+            public var participant: String
+            public var session: String
+            public var seq: Int
+            public var time: Double
+            public var mood: Int
+            public var doing: String?
+            public var company: String?
+            public var place: String?
+        }
+
+        public struct Label: Sendable {
+            public var participant: String
+            public var session: String
+            public var seq: Int
+            public var episode: Int
+            /// The episode's start and end, seconds into the session (its `stress` line's).
+            public var start: Double
+            public var end: Double?
+            public var answer: String
+            public var via: String
+        }
+
+        public var checkIns: [CheckIn] = []
+        public var labels: [Label] = []
+    }
+
     /// Beats fetched from the cursor at a time: a few hundred kilobytes, whatever the study's size.
     public static let pullBatch = 5000
 
@@ -47,8 +78,9 @@ extension StudyResearcher {
 
     /// Every session of the participants still in the study, one at a time in pseudonym and
     /// session order, read through a cursor in one read-only snapshot: only one session is in
-    /// memory at once, so a study of any size is pulled in constant memory.
-    public func pull(_ visit: (PulledSession) throws -> Void) throws {
+    /// memory at once, so a study of any size is pulled in constant memory. Then, in the same
+    /// snapshot, their check-ins and answers (`selfReports`).
+    public func pull(_ visit: (PulledSession) throws -> Void, selfReports: (PulledSelfReports) throws -> Void) throws {
         try database.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         try database.query(
             """
@@ -76,7 +108,25 @@ extension StudyResearcher {
             if rows.count < Self.pullBatch { break }
         }
         if let session { try visit(session) }
+        try selfReports(try pulledSelfReports())
         try database.query("COMMIT")
+    }
+
+    private func pulledSelfReports() throws(StudyFailure) -> PulledSelfReports {
+        let members = "WHERE participant IN (SELECT pseudonym FROM (\(Self.latestConsents)) l WHERE NOT l.withdrawn) ORDER BY participant, session, seq"
+        var pulled = PulledSelfReports()
+        let number = { (text: String?) in Double(text ?? "") ?? 0 }
+        for row in try database.query("SELECT participant, session, seq, time, mood, doing, company, place FROM hrvmon_study.checkins \(members)").rows {
+            pulled.checkIns.append(PulledSelfReports.CheckIn(
+                participant: row[0] ?? "", session: row[1] ?? "", seq: Int(number(row[2])), time: number(row[3]), mood: Int(number(row[4])),
+                doing: row[5], company: row[6], place: row[7]))
+        }
+        for row in try database.query("SELECT participant, session, seq, episode, start_s, end_s, answer, via FROM hrvmon_study.episode_labels \(members)").rows {
+            pulled.labels.append(PulledSelfReports.Label(
+                participant: row[0] ?? "", session: row[1] ?? "", seq: Int(number(row[2])), episode: Int(number(row[3])), start: number(row[4]),
+                end: row[5].flatMap { Double($0) }, answer: row[6] ?? "", via: row[7] ?? ""))
+        }
+        return pulled
     }
 
     /// What `erase` deleted, and what is left of the participant when listed again.
@@ -84,6 +134,9 @@ extension StudyResearcher {
         public var beats = 0
         public var sessions = 0
         public var consents = 0
+        /// Check-ins and answers to "Was that stress?".
+        public var checkIns = 0
+        public var labels = 0
         /// Rows of the participant in any table afterwards, and whether its role is still there.
         public var rowsLeft = 0
         public var roleLeft = false
@@ -106,13 +159,16 @@ extension StudyResearcher {
         erasure.beats = try database.query("DELETE FROM hrvmon_study.beats WHERE participant = $1", [participant]).affected
         erasure.sessions = try database.query("DELETE FROM hrvmon_study.sessions WHERE participant = $1", [participant]).affected
         erasure.consents = try database.query("DELETE FROM hrvmon_study.consents WHERE participant = $1", [participant]).affected
+        erasure.checkIns = try database.query("DELETE FROM hrvmon_study.checkins WHERE participant = $1", [participant]).affected
+        erasure.labels = try database.query("DELETE FROM hrvmon_study.episode_labels WHERE participant = $1", [participant]).affected
         try database.query("DELETE FROM hrvmon_study.participants WHERE pseudonym = $1", [participant])
         try database.query("DROP ROLE IF EXISTS \(participant)")
         try database.query("COMMIT")
         let left = try database.query(
             """
             SELECT (SELECT count(*) FROM hrvmon_study.beats WHERE participant = $1) + (SELECT count(*) FROM hrvmon_study.sessions WHERE participant = $1)
-                + (SELECT count(*) FROM hrvmon_study.consents WHERE participant = $1) + (SELECT count(*) FROM hrvmon_study.participants WHERE pseudonym = $1),
+                + (SELECT count(*) FROM hrvmon_study.consents WHERE participant = $1) + (SELECT count(*) FROM hrvmon_study.participants WHERE pseudonym = $1)
+                + (SELECT count(*) FROM hrvmon_study.checkins WHERE participant = $1) + (SELECT count(*) FROM hrvmon_study.episode_labels WHERE participant = $1),
                 (SELECT count(*) FROM pg_catalog.pg_roles WHERE rolname = $1)
             """, [participant]
         ).rows.first

@@ -14,6 +14,12 @@ extension StudyResearcher {
         public var sessions: Int
         public var beats: Int
         public var lastUpload: String?
+        /// Beats the participant's hrvmon said its sessions hold (what the server should have).
+        public var beatsRecorded: Int
+        public var gaps: [Gap] = []
+
+        /// Seconds of recording without a beat on the server, all gaps together.
+        public var gapSeconds: Double { gaps.reduce(0) { $0 + $1.seconds } }
 
         public var json: JSONObject {
             var object = JSONObject()
@@ -27,11 +33,40 @@ extension StudyResearcher {
             object.add("sessions", sessions)
             object.add("beats", beats)
             object.add("last_upload", lastUpload)
+            object.add("beats_recorded", beatsRecorded)
+            object.add("gap_hours", (gapSeconds / 3600 * 100).rounded() / 100)
+            object.add("gaps", gaps.map(\.json))
             return object
         }
     }
 
-    /// Every participant invited, in the order they were.
+    /// A stretch of a recording session with no beat on the server: from the session's start to
+    /// its first beat, between two beats, or from its last beat to where the participant's hrvmon
+    /// said it was recorded to (its end, or its last beat); at least `StudyResearcher.gapMinimum`
+    /// long. The strap off the chest or out of reach, and beats recorded but never sent, are both
+    /// gaps: `status` cannot tell them apart, and a researcher needs to see either.
+    public struct Gap: Sendable, Equatable {
+        public var session: String
+        /// Unix seconds.
+        public var from: Double
+        public var to: Double
+        /// The same in UTC, `YYYY-MM-DDTHH:MM:SSZ`, as the server writes its other times.
+        public var fromUTC: String
+        public var toUTC: String
+
+        public var seconds: Double { to - from }
+
+        var json: JSONObject {
+            var object = JSONObject()
+            object.add("session", session)
+            object.add("from", fromUTC)
+            object.add("to", toUTC)
+            object.add("seconds", seconds.rounded())
+            return object
+        }
+    }
+
+    /// Every participant invited, in the order they were, with their gaps.
     public func status() throws(StudyFailure) -> [ParticipantStatus] {
         let utc = { (column: String) in "to_char(\(column) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')" }
         let statement = """
@@ -39,17 +74,52 @@ extension StudyResearcher {
                 array_to_string(c.categories, ','), coalesce(c.withdrawn, false),
                 (SELECT count(*) FROM hrvmon_study.sessions s WHERE s.participant = p.pseudonym),
                 (SELECT count(*) FROM hrvmon_study.beats b WHERE b.participant = p.pseudonym),
-                (SELECT \(utc("max(b.received)")) FROM hrvmon_study.beats b WHERE b.participant = p.pseudonym)
+                (SELECT \(utc("max(b.received)")) FROM hrvmon_study.beats b WHERE b.participant = p.pseudonym),
+                (SELECT coalesce(sum(s.recorded_beats), 0) FROM hrvmon_study.sessions s WHERE s.participant = p.pseudonym)
             FROM hrvmon_study.participants p
             LEFT JOIN LATERAL (SELECT * FROM hrvmon_study.consents c WHERE c.participant = p.pseudonym
                 ORDER BY c.accepted DESC LIMIT 1) c ON true
             ORDER BY p.invited, p.pseudonym
             """
-        return try database.query(statement).rows.map { row in
+        var participants = try database.query(statement).rows.map { row in
             ParticipantStatus(
                 pseudonym: row[0] ?? "", invited: row[1] ?? "", consentVersion: row[2].flatMap { Int($0) }, consentSHA256: row[3],
                 consented: row[4], categories: row[5].map { $0.split(separator: ",").map(String.init) } ?? [], withdrawn: row[6] == "t",
-                sessions: Int(row[7] ?? "") ?? 0, beats: Int(row[8] ?? "") ?? 0, lastUpload: row[9])
+                sessions: Int(row[7] ?? "") ?? 0, beats: Int(row[8] ?? "") ?? 0, lastUpload: row[9], beatsRecorded: Int(row[10] ?? "") ?? 0)
         }
+        var gaps: [String: [Gap]] = [:]
+        for row in try database.query(Self.gapsStatement(utc), [String(Self.gapMinimum)]).rows {
+            guard let participant = row[0], let session = row[1], let from = row[2].flatMap({ Double($0) }), let to = row[3].flatMap({ Double($0) })
+            else { continue }
+            gaps[participant, default: []].append(Gap(session: session, from: from, to: to, fromUTC: row[4] ?? "", toUTC: row[5] ?? ""))
+        }
+        for index in participants.indices { participants[index].gaps = gaps[participants[index].pseudonym] ?? [] }
+        return participants
+    }
+
+    /// Seconds without a beat that make a gap: longer than reconnecting to a strap takes, and than
+    /// any interval a strap can send (65535/1024 s).
+    public static let gapMinimum = 300
+
+    /// Every gap of every session on the server (see `Gap`), in order of time per participant.
+    static func gapsStatement(_ utc: (String) -> String) -> String {
+        """
+        WITH ordered AS (
+            SELECT participant, session, time, lag(time) OVER (PARTITION BY participant, session ORDER BY time) AS previous
+            FROM hrvmon_study.beats),
+        edges AS (
+            SELECT s.participant, s.session, s.started, s.recorded_until, min(b.time) AS first, max(b.time) AS last
+            FROM hrvmon_study.sessions s LEFT JOIN hrvmon_study.beats b ON b.participant = s.participant AND b.session = s.session
+            GROUP BY s.participant, s.session, s.started, s.recorded_until),
+        gaps AS (
+            SELECT participant, session, previous AS from_time, time AS to_time FROM ordered WHERE time - previous >= $1::double precision
+            UNION ALL
+            SELECT participant, session, started, coalesce(first, recorded_until) FROM edges
+            WHERE coalesce(first, recorded_until) - started >= $1::double precision
+            UNION ALL
+            SELECT participant, session, last, recorded_until FROM edges WHERE recorded_until - last >= $1::double precision)
+        SELECT participant, session, from_time, to_time, \(utc("to_timestamp(from_time)")), \(utc("to_timestamp(to_time)"))
+        FROM gaps ORDER BY participant, from_time
+        """
     }
 }

@@ -46,11 +46,21 @@ public struct StudyResearcher {
             throw .badInput("the database \(database.connection.database) holds the study '\(existing)', not '\(name)': give each study a database of its own")
         } else {
             try database.query("UPDATE hrvmon_study.study SET categories = $1::text[]", [arrayLiteral(categories)])
+            try migrate()
         }
         let version = try consentVersion(consent)
         var roleListClosed = true
         do { try database.run(StudySchema.closingTheRoleList) } catch { roleListClosed = false }
         return Created(consentVersion: version, isNew: isNew, roleListClosed: roleListClosed)
+    }
+
+    /// A study set up by an earlier hrvmon gets what this one's schema has more, in one
+    /// transaction: format 1 lacked the `checkins` category's tables.
+    private func migrate() throws(StudyFailure) {
+        guard let study = try database.query("SELECT format, participant_role FROM hrvmon_study.study").rows.first,
+            let format = study[0].flatMap({ Int($0) }), format < StudySchema.format, let group = study[1]
+        else { return }
+        try database.query(StudySchema.selfReports(group: group) + "UPDATE hrvmon_study.study SET format = \(StudySchema.format);")
     }
 
     /// The version of `consent`: its existing one when the text is unchanged, else the next.
@@ -103,7 +113,9 @@ public struct StudyResearcher {
     }
 }
 
-/// `values` as a PostgreSQL array literal (`{"a","b"}`), for a `$n::text[]` parameter.
-func arrayLiteral(_ values: [String]) -> String {
-    "{" + values.map { "\"" + $0.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
+/// `values` as a PostgreSQL array literal (`{"a","b",NULL}`), for a `$n::text[]` parameter.
+func arrayLiteral(_ values: [String?]) -> String {
+    "{" + values.map { value in
+        value.map { "\"" + $0.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\"" } ?? "NULL"
+    }.joined(separator: ",") + "}"
 }

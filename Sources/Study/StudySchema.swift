@@ -4,13 +4,16 @@
 /// `participant` is its own name (`current_user`), so PostgreSQL itself refuses the rest.
 ///
 /// What a participant may do: read the study's name, categories and consent texts; insert its
-/// consent; insert, read and delete its own sessions and beats (reading its own beats is its
-/// upload state, and `ON CONFLICT` needs it); nothing on `participants`, nothing else of
-/// `consents`, no UPDATE anywhere.
+/// consent; insert, read and delete its own sessions and beats, and its own check-ins and answers
+/// to "Was that stress?" (`selfReports`; reading its own rows is its upload state, and `ON
+/// CONFLICT` needs it); update only how far its own sessions were recorded
+/// (`recorded_until`, `recorded_beats`: what `status` finds gaps against); nothing on
+/// `participants`, nothing else of `consents`, no other UPDATE.
 enum StudySchema {
     static let name = "hrvmon_study"
-    /// The schema's format, in `study.format`, for a later hrvmon to migrate from.
-    static let format = 1
+    /// The schema's format, in `study.format`, for a later hrvmon to migrate from. 2: the
+    /// `checkins` category's tables (`selfReports`), added by `create` to a study of format 1.
+    static let format = 2
 
     static func creation(group: String) -> String {
         """
@@ -42,6 +45,8 @@ enum StudySchema {
             participant name NOT NULL DEFAULT current_user,
             session text NOT NULL,
             started double precision NOT NULL,
+            recorded_until double precision,
+            recorded_beats integer,
             received timestamptz NOT NULL DEFAULT now(),
             PRIMARY KEY (participant, session));
         CREATE TABLE hrvmon_study.beats (
@@ -54,11 +59,13 @@ enum StudySchema {
             PRIMARY KEY (participant, session, seq),
             FOREIGN KEY (participant, session) REFERENCES hrvmon_study.sessions ON DELETE CASCADE);
         CREATE ROLE \(group) NOLOGIN;
+        \(selfReports(group: group))
         REVOKE ALL ON SCHEMA public FROM \(group);
         GRANT USAGE ON SCHEMA hrvmon_study TO \(group);
         GRANT SELECT ON hrvmon_study.study, hrvmon_study.consent_versions TO \(group);
         GRANT INSERT ON hrvmon_study.consents TO \(group);
         GRANT SELECT, INSERT, DELETE ON hrvmon_study.sessions, hrvmon_study.beats TO \(group);
+        GRANT UPDATE (recorded_until, recorded_beats) ON hrvmon_study.sessions TO \(group);
         ALTER TABLE hrvmon_study.consents ENABLE ROW LEVEL SECURITY;
         ALTER TABLE hrvmon_study.sessions ENABLE ROW LEVEL SECURITY;
         ALTER TABLE hrvmon_study.beats ENABLE ROW LEVEL SECURITY;
@@ -71,6 +78,44 @@ enum StudySchema {
             EXECUTE format('REVOKE CONNECT ON DATABASE %I FROM PUBLIC', current_database());
             EXECUTE format('GRANT CONNECT ON DATABASE %I TO %I', current_database(), '\(group)');
         END $$;
+        """
+    }
+
+    /// The `checkins` category: check-ins (in a session, or in the diary: `session` empty) and
+    /// answers to "Was that stress?", each keyed by its place in its file (`seq`, from 1; the
+    /// files are only appended to), so a row sent again is not stored twice. No foreign key to
+    /// `sessions`: a participant may send these without the session's beats (rr).
+    static func selfReports(group: String) -> String {
+        """
+        CREATE TABLE hrvmon_study.checkins (
+            participant name NOT NULL DEFAULT current_user,
+            session text NOT NULL,
+            seq integer NOT NULL,
+            time double precision NOT NULL,
+            mood integer NOT NULL CHECK (mood BETWEEN 1 AND 5),
+            doing text,
+            company text,
+            place text,
+            received timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (participant, session, seq));
+        CREATE TABLE hrvmon_study.episode_labels (
+            participant name NOT NULL DEFAULT current_user,
+            session text NOT NULL,
+            seq integer NOT NULL,
+            episode integer NOT NULL,
+            start_s double precision NOT NULL,
+            end_s double precision,
+            answer text NOT NULL CHECK (answer IN ('yes', 'no', 'unsure')),
+            via text NOT NULL,
+            received timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (participant, session, seq));
+        GRANT SELECT, INSERT, DELETE ON hrvmon_study.checkins, hrvmon_study.episode_labels TO \(group);
+        ALTER TABLE hrvmon_study.checkins ENABLE ROW LEVEL SECURITY;
+        ALTER TABLE hrvmon_study.episode_labels ENABLE ROW LEVEL SECURITY;
+        CREATE POLICY own_checkins ON hrvmon_study.checkins FOR ALL TO \(group)
+            USING (participant = current_user) WITH CHECK (participant = current_user);
+        CREATE POLICY own_labels ON hrvmon_study.episode_labels FOR ALL TO \(group)
+            USING (participant = current_user) WITH CHECK (participant = current_user);
         """
     }
 

@@ -33,13 +33,16 @@ public enum StudyShow {
         let rr = chosen.contains("rr")
             ? "rr: \(summary.beatsSent) beats sent in \(summary.sessionsSent) sessions; waiting: \(summary.beatsWaiting) beats in \(summary.sessionsWaiting) sessions (`hrvmon study sync` sends them)"
             : "rr: not chosen, nothing sent"
-        let others = chosen.subtracting(["rr"]).sorted()
+        let checkIns = chosen.contains("checkins")
+            ? "\ncheckins: your check-ins (in sessions and in the diary) and answers to \"Was that stress?\" are sent with the beats"
+            : ""
+        let others = chosen.subtracting(["rr", "checkins"]).sorted()
         return """
             study: \(membership.study)
             pseudonym: \(membership.pseudonym)
             consent: version \(membership.consentVersion) (SHA-256 \(membership.consentSHA256)), accepted \(membership.accepted.split(separator: " ").last ?? "")
             categories chosen: \(membership.categories.joined(separator: ", "))\(notSent.isEmpty ? "" : "; never sent: " + notSent.joined(separator: ", "))
-            \(rr)\(others.isEmpty ? "" : "\n" + others.joined(separator: ", ") + ": chosen, not yet sent by this version of hrvmon (only rr is)")\(membership.left.map { "\nleft the study \($0.split(separator: " ").last ?? ""): nothing more is sent" } ?? "")
+            \(rr)\(checkIns)\(others.isEmpty ? "" : "\n" + others.joined(separator: ", ") + ": chosen, not yet sent by this version of hrvmon (only rr and checkins are)")\(membership.left.map { "\nleft the study \($0.split(separator: " ").last ?? ""): nothing more is sent" } ?? "")
 
             """
     }

@@ -18,6 +18,9 @@ public struct StudySync {
         public var sessionsSent = 0
         /// Beats the server stored now (not those it already had).
         public var beatsSent = 0
+        /// Check-ins and answers to "Was that stress?" the server stored now (category checkins).
+        public var checkInsSent = 0
+        public var labelsSent = 0
     }
 
     let membership: Membership
@@ -30,42 +33,69 @@ public struct StudySync {
         database = try connect(try studyConnection(invite.connection, password: invite.password, caFile: Membership.caFile), on: loop)
     }
 
-    /// Sends what the server lacks of `sessions` (paths, oldest first); `progress` hears of each
-    /// session sent.
+    /// Sends what the server lacks of `sessions` (paths, oldest first) and, with checkins, of the
+    /// diary; `progress` hears of each session sent.
     public func send(sessions: [String], progress: (String) -> Void) throws(StudyFailure) -> Report {
         var report = Report()
-        guard membership.categories.contains("rr") else { return report }
-        var sent = SentState.load()
-        let received = try highWaterMarks()
+        let sendsBeats = membership.categories.contains("rr"), sendsSelfReports = membership.categories.contains("checkins")
+        guard sendsBeats || sendsSelfReports else { return report }
+        let sent = SentState.load()
+        let received = sendsBeats ? try highWaterMarks() : [:]
         for path in sessions {
             let id = SessionStore.id(of: path)
-            if sent.entries[id]?.isComplete == true && received[id] == sent.entries[id]?.lastSequence { continue }
+            // Its beats all sent; its check-ins and answers are read again (`label` appends to an
+            // ended session), only the lines without beats.
+            let beatsSent = !sendsBeats || (sent.entries[id]?.isComplete == true && received[id] == sent.entries[id]?.lastSequence)
+            if beatsSent && !sendsSelfReports { continue }
             let file: SessionFile
-            do { file = try SessionFileReader.read(path: path, detail: .beats) } catch {
+            do { file = try SessionFileReader.read(path: path, detail: beatsSent ? .overview : .beats) } catch {
                 progress("skipping \(error)")
                 continue
             }
             guard file.header.start >= membership.acceptedTime else { continue }
-            let mark = received[id] ?? -1
-            let waiting = file.beats.filter { $0.sequence > mark }
-            if !waiting.isEmpty {
-                try database.query(
-                    "INSERT INTO hrvmon_study.sessions (session, started) VALUES ($1, $2) ON CONFLICT DO NOTHING", [id, "\(file.header.start)"])
-                var stored = 0
-                for start in stride(from: 0, to: waiting.count, by: Self.batchSize) {
-                    let batch = waiting[start..<min(start + Self.batchSize, waiting.count)]
-                    stored += try send(batch, session: id)
-                    sent.record(id, lastSequence: batch.last!.sequence, isComplete: false)
-                    try sent.save()
-                }
-                report.sessionsSent += 1
-                report.beatsSent += stored
-                progress("\(id): \(stored) beats sent")
-            }
-            sent.record(id, lastSequence: file.beats.last?.sequence ?? mark, isComplete: file.summary != nil)
-            try sent.save()
+            if !beatsSent { try sendBeats(id, file, mark: received[id] ?? -1, report: &report, progress: progress) }
+            if sendsSelfReports { try send(StudySelfReports(id, file), report: &report, progress: progress) }
+        }
+        if sendsSelfReports {
+            let diary: [SelfReportRecords.Entry]
+            do { diary = try SelfReportStore.entries(of: SelfReportStore.diaryFile) } catch { throw .file(error.description) }
+            try send(StudySelfReports(diary: diary, since: membership.acceptedTime), report: &report, progress: progress)
         }
         return report
+    }
+
+    private func sendBeats(_ id: String, _ file: SessionFile, mark: Int, report: inout Report, progress: (String) -> Void) throws(StudyFailure) {
+        let waiting = file.beats.filter { $0.sequence > mark }
+        // How far the session was recorded, before its beats: a batch that never arrives is
+        // then a gap `status` shows.
+        try query(StudyStatements.session(id, file))
+        if !waiting.isEmpty {
+            var stored = 0
+            for start in stride(from: 0, to: waiting.count, by: Self.batchSize) {
+                let batch = waiting[start..<min(start + Self.batchSize, waiting.count)]
+                stored += try query(StudyStatements.beats(batch, session: id)).affected
+                try SentState.record(id, lastSequence: batch.last!.sequence, isComplete: false)
+            }
+            report.sessionsSent += 1
+            report.beatsSent += stored
+            progress("\(id): \(stored) beats sent")
+        }
+        try SentState.record(id, lastSequence: file.beats.last?.sequence ?? mark, isComplete: file.summary != nil)
+    }
+
+    private func send(_ selfReports: StudySelfReports, report: inout Report, progress: (String) -> Void) throws(StudyFailure) {
+        guard !selfReports.isEmpty else { return }
+        let stored = StudySelfReports.stored(try query(selfReports.statement))
+        report.checkInsSent += stored.checkIns
+        report.labelsSent += stored.labels
+        if stored.checkIns + stored.labels > 0 {
+            progress("\(selfReports.session.isEmpty ? "diary" : selfReports.session): sent check-ins \(stored.checkIns), answers \(stored.labels)")
+        }
+    }
+
+    @discardableResult
+    private func query(_ statement: (String, [String?])) throws(StudyFailure) -> QueryResult {
+        try database.query(statement.0, statement.1)
     }
 
     /// The last beat's sequence number the server holds of each session of this participant.
@@ -74,19 +104,6 @@ public struct StudySync {
         var marks: [String: Int] = [:]
         for row in rows { if let id = row[0], let mark = row[1].flatMap({ Int($0) }) { marks[id] = mark } }
         return marks
-    }
-
-    private func send(_ beats: ArraySlice<SessionFile.RawBeat>, session: String) throws(StudyFailure) -> Int {
-        let statement = """
-            INSERT INTO hrvmon_study.beats (session, seq, time, rr_ticks)
-            SELECT $1, u.seq, u.time, u.rr FROM unnest($2::integer[], $3::double precision[], $4::integer[]) AS u(seq, time, rr)
-            ON CONFLICT DO NOTHING
-            """
-        let list = { (values: [String]) in "{" + values.joined(separator: ",") + "}" }
-        return try database.query(
-            statement,
-            [session, list(beats.map { String($0.sequence) }), list(beats.map { "\($0.time)" }), list(beats.map { String($0.ticks) })]
-        ).affected
     }
 }
 
@@ -115,11 +132,40 @@ struct SentState {
         return state
     }
 
-    mutating func record(_ id: String, lastSequence: Int, isComplete: Bool) {
-        entries[id] = Entry(lastSequence: lastSequence, isComplete: isComplete)
+    /// Records what was sent of session `id`.
+    static func record(_ id: String, lastSequence: Int, isComplete: Bool) throws(StudyFailure) {
+        try changing { state in
+            // A sender that is behind another (it read its mark earlier) does not take it back.
+            if let known = state.entries[id], known.lastSequence > lastSequence || (known.lastSequence == lastSequence && known.isComplete) { return }
+            state.entries[id] = Entry(lastSequence: lastSequence, isComplete: isComplete)
+        }
     }
 
-    func save() throws(StudyFailure) {
+    /// Forgets everything sent: the server's copy was erased.
+    static func forgetAll() throws(StudyFailure) {
+        try changing { $0.entries = [:] }
+    }
+
+    /// Reads, changes and writes the file under a lock: two processes sending at once (a `study
+    /// sync` and a `monitor`, or two syncs) each do, and without it one could write over the
+    /// other's line.
+    private static func changing(_ change: (inout SentState) -> Void) throws(StudyFailure) {
+        do {
+            // The lock's file is in the directory too.
+            try DataDirectory.makePrivateDirectory(directory)
+            try FileLock.holding(file + ".lock") {
+                var state = load()
+                change(&state)
+                try state.save()
+            }
+        } catch let failure as StudyFailure {
+            throw failure
+        } catch {
+            throw .file("\(file): \(error)")
+        }
+    }
+
+    private func save() throws(StudyFailure) {
         let text = entries.keys.sorted().map { "\($0) \(entries[$0]!.lastSequence) \(entries[$0]!.isComplete ? "complete" : "open")\n" }.joined()
         try Membership.store(text, at: Self.file, in: Self.directory)
     }

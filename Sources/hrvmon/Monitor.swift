@@ -47,7 +47,9 @@ struct Monitor: ParsableCommand {
         let baseline = try badInputOnFailure { try DataDirectory.personalBaseline(settings) }
         let start = WallClock.now()
         var publishers: [LSLPublisher] = []
-        let publish = { (host: LiveSessionHost) in
+        var sending: [StudySending] = []
+        let prepare = { (host: LiveSessionHost, loop: EventLoop) in
+            sending.append(StudySending(host, loop: loop))
             guard let lslLibrary else { return }
             let publisher = LSLPublisher(library: lslLibrary, timestamps: .live)
             host.run.publishToLSL(publisher)
@@ -57,19 +59,20 @@ struct Monitor: ParsableCommand {
             if sensor.devices.count > 1 {
                 try sensor.runSessions(
                     settings: settings, baseline: baseline, display: display.display, record: !sessionFile.noLog, title: "monitor",
-                    duration: duration, prepare: publish)
+                    duration: duration, prepare: prepare)
             } else {
                 [
                     try sensor.runSession(
                         settings: settings, baseline: baseline, display: display.display, record: !sessionFile.noLog, log: sessionFile.log,
                         title: "monitor", duration: duration
-                    ) { host, _, _ in publish(host) }
+                    ) { host, loop, _ in prepare(host, loop) }
                 ]
             }
         for publisher in publishers { publisher.close() }
-        for host in hosts {
+        for (host, sending) in zip(hosts, sending) {
             host.sayWhereKept(unsaved: "not saved (--no-log)", display: display.display)
             host.addToIndex()
+            sending.finish(display: display.display)
         }
         if hosts.contains(where: { $0.recorder?.failed == true }), settings.log.stopsOnError { throw ExitCode(1) }
         // The personal history is one person's: with several sensors, the first --device is the user's.

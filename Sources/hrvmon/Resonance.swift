@@ -97,10 +97,12 @@ struct Resonance: ParsableCommand {
     private func runLive(_ settings: Settings, _ schedule: ResonanceProtocol, end: Double) throws -> (LiveSessionHost, ResonanceRun) {
         let baseline = try badInputOnFailure { try DataDirectory.personalBaseline(settings) }
         var assessment: ResonanceRun?
+        var sending: StudySending?
         let host = try sensor.runSession(
             settings: settings, baseline: baseline, display: display.display, record: !sessionFile.noLog, log: sessionFile.log,
             title: "resonance", duration: nil
         ) { host, loop, stop in
+            sending = StudySending(host, loop: loop)
             holdExerciseKey(host)
             let run = steps(on: host.run, schedule)
             let onLoop = { (time: Double) in EventLoop.now() + (time - WallClock.now()) }
@@ -111,6 +113,7 @@ struct Resonance: ParsableCommand {
             }
             assessment = run
         }
+        sending?.finish(display: display.display)
         return (host, assessment!)
     }
 

@@ -63,6 +63,8 @@ import Testing
             ("usr/lib/systemd/user/hrvmon-checkin-reminder.timer", 0o644),
             ("usr/lib/systemd/user/hrvmon-dass21-reminder.service", 0o644),
             ("usr/lib/systemd/user/hrvmon-dass21-reminder.timer", 0o644),
+            ("usr/lib/systemd/user/hrvmon-study-sync.service", 0o644),
+            ("usr/lib/systemd/user/hrvmon-study-sync.timer", 0o644),
             ("usr/lib/udev/rules.d/90-hrvmon.rules", 0o644),
             ("usr/share/bash-completion/completions/hrvmon", 0o644),
             ("usr/share/fish/vendor_completions.d/hrvmon.fish", 0o644),
@@ -153,12 +155,14 @@ import Testing
         #expect(verify.status == 0, "\(verify.text)")
         #expect(verify.text.isEmpty, "\(verify.text)")
         #expect(try String(contentsOfFile: unit, encoding: .utf8).contains("\nExecStart=\(prefix)/bin/hrvmon monitor\n"))
-        // The reminders' units, each timer with its service beside it.
-        for reminder in ["hrvmon-checkin-reminder", "hrvmon-dass21-reminder"] {
-            let units = ["service", "timer"].map { prefix + "/lib/systemd/user/\(reminder).\($0)" }
+        // The timers' units, each timer with its service beside it: the reminders and the study's sync.
+        for (timed, command) in [
+            ("hrvmon-checkin-reminder", "remind checkin"), ("hrvmon-dass21-reminder", "remind dass21 --every 14"), ("hrvmon-study-sync", "study sync"),
+        ] {
+            let units = ["service", "timer"].map { prefix + "/lib/systemd/user/\(timed).\($0)" }
             let verified = try Self.run(Self.systemdAnalyze, ["verify", "--user", "--man=no"] + units, environment: ["XDG_RUNTIME_DIR": runtime])
-            #expect(verified.status == 0 && verified.text.isEmpty, "\(reminder): \(verified.text)")
-            #expect(try String(contentsOfFile: units[0], encoding: .utf8).contains("\nExecStart=\(prefix)/bin/hrvmon remind "))
+            #expect(verified.status == 0 && verified.text.isEmpty, "\(timed): \(verified.text)")
+            #expect(try String(contentsOfFile: units[0], encoding: .utf8).contains("\nExecStart=\(prefix)/bin/hrvmon \(command)\n"))
         }
 
         // The checker is not lenient: the same unit with a misspelt key does not pass.

@@ -7,14 +7,15 @@ import Testing
 @Suite(.serialized) struct StudyAttackTests {
     @Test func aParticipantsCredentialReachesOnlyItsOwnRows() throws {
         let study = try StudyFixture()
-        let participants = try study.joined(2)
+        let participants = try study.joined(2, offering: "rr,checkins")
         for participant in participants {
-            try participant.record(minutes: 3)
+            try StudyCheckInTests.report(participant)
             #expect(try participant.run(["study", "sync"]).status == 0)
         }
         let (attacker, victim) = (participants[0], participants[1])
         let victimBeats = try study.serverBeats(victim)
         #expect(victimBeats.rows > 100)
+        #expect(try study.serverRows("checkins", of: victim) == 2 && study.serverRows("episode_labels", of: victim) == 1)
         let connection = try attacker.inviteField("connection") + " sslmode=verify-full sslrootcert=\(study.server.caFile)"
         let password = try attacker.inviteField("password")
         func attempt(_ sql: String) throws -> Hrvmon.Result { try study.server.psql(connection, password: password, sql) }
@@ -33,6 +34,21 @@ import Testing
         // Inserting as another: the policy's check refuses the row.
         let insert = try attempt("INSERT INTO hrvmon_study.sessions (participant, session, started) VALUES ('\(victim.pseudonym)', 'forged', 0)")
         #expect(insert.status != 0 && insert.stderr.contains("row-level security"), "\(insert.stderr)")
+        // The same for check-ins and answers to "Was that stress?".
+        for table in ["checkins", "episode_labels"] {
+            let read = try attempt("SELECT count(*) FROM hrvmon_study.\(table) WHERE participant = '\(victim.pseudonym)'")
+            #expect(read.status == 0 && read.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(read)")
+            let change = try attempt("UPDATE hrvmon_study.\(table) SET seq = 99 WHERE participant = '\(victim.pseudonym)'")
+            #expect(change.status != 0 && change.stderr.contains("permission denied"), "\(change.stderr)")
+            #expect(try attempt("DELETE FROM hrvmon_study.\(table) WHERE participant = '\(victim.pseudonym)'").status == 0)
+        }
+        for insert in [
+            "INSERT INTO hrvmon_study.checkins (participant, session, seq, time, mood) VALUES ('\(victim.pseudonym)', '', 99, 0, 1)",
+            "INSERT INTO hrvmon_study.episode_labels (participant, session, seq, episode, start_s, answer, via) VALUES ('\(victim.pseudonym)', 'forged', 1, 1, 0, 'no', 'command')",
+        ] {
+            let forged = try attempt(insert)
+            #expect(forged.status != 0 && forged.stderr.contains("row-level security"), "\(forged.stderr)")
+        }
         let consent = try attempt("INSERT INTO hrvmon_study.consents (participant, version, sha256, categories) VALUES ('\(victim.pseudonym)', 1, 'x', '{rr}')")
         #expect(consent.status != 0 && consent.stderr.contains("row-level security"), "\(consent.stderr)")
         // Who else takes part: the participant list, the consents, and the catalogue's role list.
@@ -44,6 +60,7 @@ import Testing
             #expect(listing.status != 0 && listing.stderr.contains("permission denied"), "\(sql): \(listing.stdout) \(listing.stderr)")
         }
         #expect(try study.serverBeats(victim) == victimBeats, "the victim's rows are as they were")
+        #expect(try study.serverRows("checkins", of: victim) == 2 && study.serverRows("episode_labels", of: victim) == 1)
     }
 }
 

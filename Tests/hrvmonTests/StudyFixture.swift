@@ -44,6 +44,19 @@ struct StudyFixture {
                 .compactMap { name in name.range(of: ".jsonl").map { String(name[..<$0.lowerBound]) } }.sorted()
         }
 
+        /// Session `id`'s lines, decompressed when it is kept as gzip (an ended session).
+        func sessionText(_ id: String) throws -> String {
+            let path = home + "/data/hrvmon/sessions/\(id).jsonl"
+            return try SessionFileContent.text(FileManager.default.fileExists(atPath: path) ? path : path + ".gz")
+        }
+
+        /// Session `id` rewritten as `text`, kept as an uncompressed ID.jsonl.
+        func replaceSession(_ id: String, with text: String) throws {
+            let path = home + "/data/hrvmon/sessions/\(id).jsonl"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try? FileManager.default.removeItem(atPath: path + ".gz")
+        }
+
         var pseudonym: String { URL(fileURLWithPath: invite).deletingPathExtension().lastPathComponent }
 
         /// The invite's field `key` (`connection`, `password`).
@@ -60,27 +73,34 @@ struct StudyFixture {
 
     var uri: String { server.researcherURI(database) }
 
-    func create(name: String = "Sleep and stress 2027", consent: String = Self.consent) throws -> Hrvmon.Result {
+    func create(name: String = "Sleep and stress 2027", consent: String = Self.consent, offering: String = "rr,notes") throws -> Hrvmon.Result {
         let file = try Hrvmon.temporaryFile(consent, name: "consent.txt")
-        return try researcher(["study", "create", "--database", uri, "--name", name, "--consent", file.path, "--categories", "rr,notes"])
+        return try researcher(["study", "create", "--database", uri, "--name", name, "--consent", file.path, "--categories", offering])
     }
 
-    /// `count` participants invited and joined with --accept.
-    func joined(_ count: Int) throws -> [Participant] {
-        let created = try create()
+    /// `count` participants invited and joined with --accept; the n-th choosing `choosing[n]`
+    /// (`--categories`) when given, else all the study offers.
+    func joined(_ count: Int, offering: String = "rr,notes", choosing: [String]? = nil) throws -> [Participant] {
+        let created = try create(offering: offering)
         #expect(created.status == 0, "\(created.stderr)")
         let directory = Hrvmon.freshHome()
         let invited = try researcher(["study", "invite", "--database", uri, "--count", String(count), "-o", directory])
         #expect(invited.status == 0, "\(invited.stderr)")
         let invites = invited.stdout.split(separator: "\n").map(String.init)
         #expect(invites.count == count)
-        return try invites.map { invite in
+        return try invites.enumerated().map { index, invite in
             var participant = Participant()
             participant.invite = invite
-            let joined = try participant.run(["study", "join", invite, "--accept"])
+            let joined = try participant.run(["study", "join", invite, "--accept"] + (choosing.map { ["--categories", $0[index]] } ?? []))
             #expect(joined.status == 0, "\(joined.stderr)")
             return participant
         }
+    }
+
+    /// `participant`'s rows in `table` of the study's schema, as the researcher counts them.
+    func serverRows(_ table: String, of participant: Participant) throws -> Int {
+        let result = try server.researcherSQL(database, "SELECT count(*) FROM hrvmon_study.\(table) WHERE participant = '\(participant.pseudonym)'")
+        return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
     /// Beats on the server: all rows, and distinct (participant, session, seq) keys.

@@ -66,7 +66,7 @@ struct StudyCategories: ParsableCommand {
             return (change.membership, erased)
         }
         print("you now send: \(changed.categories.joined(separator: ", ")) (recorded here and on the server)")
-        for category in removed where membership.categories.contains(category) && category != "rr" {
+        for category in removed where membership.categories.contains(category) && !["rr", "checkins"].contains(category) {
             print("\(category): this version of hrvmon never sent it; nothing of it is on the server")
         }
         if let erased { try report(erased) }
@@ -75,10 +75,11 @@ struct StudyCategories: ParsableCommand {
 
 /// What an erasure deleted and what was found when the server was asked again; anything left is a failure.
 private func report(_ erased: ConsentChange.Erased) throws {
-    print("deleted on the server: \(Formatting.count(erased.beats, "beat")) in \(Formatting.count(erased.sessions, "session"))")
-    guard erased.sessionsLeft == 0 && erased.beatsLeft == 0 else {
-        FileStream.printError("hrvmon: asked again, the server still holds \(erased.beatsLeft) of your beats in \(erased.sessionsLeft) sessions")
+    print("deleted on the server: \(Formatting.count(erased.beats, "beat")) in \(Formatting.count(erased.sessions, "session")), "
+        + "\(Formatting.count(erased.checkIns, "check-in")), \(Formatting.count(erased.labels, "answer")) to \"Was that stress?\"")
+    guard erased.rowsLeft == 0 else {
+        FileStream.printError("hrvmon: asked again, the server still holds \(erased.rowsLeft) rows of what you asked to delete")
         throw ExitCode(1)
     }
-    print("asked again, the server holds none of your sessions or beats")
+    print("asked again, the server holds none of it")
 }

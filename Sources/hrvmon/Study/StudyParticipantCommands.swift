@@ -57,7 +57,10 @@ struct StudySyncCommand: ParsableCommand {
             return try StudySync(membership: membership, loop: EventLoop()).send(sessions: SessionStore.all()) { print($0) }
         }
         guard let sent else { return print("not taking part in a study: nothing to send") }
-        print(sent.beatsSent == 0 ? "nothing to send: the study has every beat" : "sent \(sent.beatsSent) beats of \(sent.sessionsSent) sessions")
+        let selfReports = sent.checkInsSent + sent.labelsSent
+        if sent.beatsSent == 0 && selfReports == 0 { return print("nothing to send: the study has everything you chose to send") }
+        if sent.beatsSent > 0 { print("sent \(sent.beatsSent) beats of \(sent.sessionsSent) sessions") }
+        if selfReports > 0 { print("sent \(sent.checkInsSent) check-ins and \(sent.labelsSent) answers to \"Was that stress?\"") }
     }
 }
 

@@ -34,18 +34,22 @@ struct StudyPull: ParsableCommand {
 
     func run() throws {
         do { try DataDirectory.makePrivateDirectory(output) } catch { throw badInput(ValidationError("-o \(output): \(error)")) }
-        var written = (participants: Set<String>(), sessions: 0, beats: 0)
+        var written = (participants: Set<String>(), sessions: 0, beats: 0, checkIns: 0, labels: 0)
         try studyOutcome { () throws(StudyFailure) in
             let researcher = try StudyResearcher(uri: database.database, loop: EventLoop())
             let members = try researcher.members()
             var table: BeatTable? = format == .bids ? nil : try BeatTable(format, path: output + "/beats." + format.rawValue)
             do {
-                try researcher.pull { session in
+                try researcher.pull({ session in
                     written.participants.insert(session.participant)
                     written.sessions += 1
                     written.beats += session.beats.count
                     if table != nil { table!.add(session) } else { try writeBIDS(session) }
-                }
+                }, selfReports: { pulled in
+                    written.checkIns = pulled.checkIns.count
+                    written.labels = pulled.labels.count
+                    _ = try writeTree(StudySelfReportFiles.files(pulled, format: format), under: output)
+                })
                 try table?.finish()
                 if format == .bids { try writeParticipants(members, name: try researcher.studyName()) }
             } catch let failure as StudyFailure {
@@ -56,7 +60,8 @@ struct StudyPull: ParsableCommand {
         }
         FileStream.printError(
             "pulled \(Formatting.count(written.beats, "beat")) of \(Formatting.count(written.sessions, "session")) of "
-                + "\(Formatting.count(written.participants.count, "participant")) to \(output)")
+                + "\(Formatting.count(written.participants.count, "participant")), \(Formatting.count(written.checkIns, "check-in")) and "
+                + "\(Formatting.count(written.labels, "answer")) to \"Was that stress?\" to \(output)")
     }
 
     /// The BIDS files `export --format bids` writes for one session, under the participant's subject.
@@ -97,8 +102,7 @@ private struct BeatTable {
 
     /// The session's name is the participant's to choose: quoted, never trusted to be plain.
     mutating func add(_ session: StudyResearcher.PulledSession) {
-        let csvSession = session.id.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline })
-            ? "\"" + session.id.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\"" : session.id
+        let csvSession = StudySelfReportFiles.csvField(session.id)
         for beat in session.beats {
             let milliseconds = RRInterval(ticks: beat.ticks).exactMilliseconds
             if format == .csv {

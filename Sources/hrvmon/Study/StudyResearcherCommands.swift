@@ -77,7 +77,7 @@ struct StudyInvite: ParsableCommand {
 struct StudyStatus: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Each participant by pseudonym: consent, categories, sessions and beats received, last upload, withdrawn.")
+        abstract: "Each participant by pseudonym: consent, categories, sessions and beats received, last upload, gaps (recording without beats on the server), withdrawn.")
 
     @OptionGroup var database: DatabaseOption
 
@@ -90,17 +90,22 @@ struct StudyStatus: ParsableCommand {
         switch format {
         case .json: output.write("[" + participants.map(\.json.serialized).joined(separator: ",") + "]\n")
         case .text:
-            let header = ["participant", "consent", "categories", "sessions", "beats", "last upload", "withdrawn"]
+            let header = ["participant", "consent", "categories", "sessions", "beats", "last upload", "gaps", "withdrawn"]
             let rows = participants.map { participant in
                 [
                     participant.pseudonym, participant.consentVersion.map { "v\($0) \(participant.consented ?? "")" } ?? "not joined",
                     participant.categories.joined(separator: ","), String(participant.sessions), String(participant.beats),
-                    participant.lastUpload ?? "-", participant.withdrawn ? "yes" : "no",
+                    participant.lastUpload ?? "-", gapsCell(participant), participant.withdrawn ? "yes" : "no",
                 ]
             }
             output.write(Formatting.columns([header] + rows))
         }
         output.flush()
+    }
+
+    /// `none`, or how many gaps and their hours together (`2: 1.4 h`).
+    private func gapsCell(_ participant: StudyResearcher.ParticipantStatus) -> String {
+        participant.gaps.isEmpty ? "none" : "\(participant.gaps.count): \(Formatting.fixed(participant.gapSeconds / 3600, digits: 1)) h"
     }
 }
 
@@ -120,7 +125,8 @@ struct StudyErase: ParsableCommand {
         }
         print(
             "erased \(participant): \(Formatting.count(erased.beats, "beat")), \(Formatting.count(erased.sessions, "session")), "
-                + "\(Formatting.count(erased.consents, "consent record")) and the role deleted")
+                + "\(Formatting.count(erased.consents, "consent record")), \(Formatting.count(erased.checkIns, "check-in")), "
+                + "\(Formatting.count(erased.labels, "answer")) and the role deleted")
         guard erased.rowsLeft == 0 && !erased.roleLeft else {
             FileStream.printError("hrvmon: \(participant): listed again, the server still holds \(erased.rowsLeft) rows\(erased.roleLeft ? " and the role" : "")")
             throw ExitCode(1)

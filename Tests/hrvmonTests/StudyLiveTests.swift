@@ -1,0 +1,106 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A joined participant's `monitor` sends the session as it records it (on its event loop), and
+/// whatever it could not send — killed, or the server away — arrives later, every beat once.
+@Suite(.serialized) struct StudyLiveTests {
+    /// `monitor` in the participant's home against the fake bluetoothd, streaming.
+    static func monitor(_ fake: FakeBluetooth, _ participant: StudyFixture.Participant) throws -> LiveProcess {
+        try LiveProcess.fastLink.write(toFile: participant.home + "/config/hrvmon/config", atomically: true, encoding: .utf8)
+        let monitor = try LiveProcess(
+            ["monitor", "--device", FakeBluetooth.polar, "--format", "jsonl"], environment: fake.environment.merging(participant.environment) { $1 },
+            home: participant.home)
+        #expect(try MonitorCommandTests.waitForSubscriber(fake))
+        return monitor
+    }
+
+    /// `count` packets of three beats each, sent; waits until the monitor printed `total` beats.
+    static func send(_ count: Int, to fake: FakeBluetooth, total: Int, in monitor: LiveProcess) throws {
+        let packets = (0..<count).map { index in Packet.measurement(rr: [800 + index % 40, 820, 840]) }
+        try MonitorCommandTests.send(packets, to: fake, expecting: total, in: monitor)
+    }
+
+    /// Waits until the server holds `count` beats of `participant` (sent every few seconds).
+    static func awaitServer(_ study: StudyFixture, _ participant: StudyFixture.Participant, beats count: Int, timeout: Double = 180) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try study.serverBeats(participant).rows < count && Date() < deadline { Thread.sleep(forTimeInterval: 0.5) }
+        return try study.serverBeats(participant).rows == count
+    }
+
+    @Test func beatsArriveWhileMonitoringAndAKilledMonitorsRestComesWithSync() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let study = try StudyFixture()
+        let participant = try #require(try study.joined(1).first)
+        let monitor = try Self.monitor(fake, participant)
+        try Self.send(20, to: fake, total: 60, in: monitor)
+        #expect(try Self.awaitServer(study, participant, beats: 60), "\(monitor.stderr)")
+        #expect(monitor.process.isRunning, "the beats arrived while monitor runs")
+        // More beats, then SIGKILL: whatever the monitor had not sent yet, sync sends.
+        try Self.send(30, to: fake, total: 150, in: monitor)
+        monitor.signal(SIGKILL)
+        #expect(monitor.waitForExit(timeout: 30) != nil)
+        let sync = try participant.run(["study", "sync"])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(try participant.localBeats() == 150)
+        #expect(try study.serverBeats(participant) == (150, 150))
+    }
+
+    @Test func theServerAwayWhileMonitoringLosesAndDuplicatesNothing() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let server = try PrivatePostgres()
+        defer { server.stop() }
+        let study = try StudyFixture(server: server)
+        let participant = try #require(try study.joined(1).first)
+        let monitor = try Self.monitor(fake, participant)
+        try Self.send(10, to: fake, total: 30, in: monitor)
+        #expect(try Self.awaitServer(study, participant, beats: 30), "\(monitor.stderr)")
+        try server.crash()
+        try Self.send(10, to: fake, total: 60, in: monitor)
+        // Long enough for the monitor to try at least once and fail (it reads every 10 s).
+        Thread.sleep(forTimeInterval: 15)
+        try Self.send(10, to: fake, total: 90, in: monitor)
+        try server.restart()
+        try Self.send(10, to: fake, total: 120, in: monitor)
+        #expect(try Self.awaitServer(study, participant, beats: 120), "\(monitor.stderr)")
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit(timeout: 30) == 0, "\(monitor.stderr)")
+        // The monitor's output and its session file: every beat, in order, as without a study.
+        let expected = (0..<40).flatMap { index in [800 + index % 10, 820, 840] }
+        #expect(monitor.beats.count == 120)
+        #expect(try participant.localBeats() == 120)
+        #expect(monitor.stderr.contains("study: 120 beats sent to the study as they were recorded"), "\(monitor.stderr)")
+        #expect(try study.serverBeats(participant) == (120, 120))
+        let ticks = try study.server.researcherSQL(
+            study.database, "SELECT string_agg(rr_ticks::text, ',' ORDER BY seq) FROM hrvmon_study.beats")
+        #expect(ticks.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == expected.map(String.init).joined(separator: ","))
+        let again = try participant.run(["study", "sync"])
+        #expect(again.status == 0 && again.stdout.contains("nothing to send"), "\(again.stdout)")
+    }
+
+    /// A check-in made while `monitor` records goes into the session and reaches the server while
+    /// it runs, when the participant chose checkins; sent later by sync, it is not stored again.
+    @Test func aCheckInArrivesWhileMonitoring() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let study = try StudyFixture()
+        let participant = try #require(try study.joined(1, offering: "rr,checkins").first)
+        // The monitor's notes socket is in its runtime directory (LiveProcess's XDG_RUNTIME_DIR).
+        let runtime = participant.home + "/runtime"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        let monitor = try Self.monitor(fake, participant)
+        try Self.send(10, to: fake, total: 30, in: monitor)
+        let checkIn = try Hrvmon.run(["checkin", "--mood", "2", "--doing", "exam"], environment: participant.environment.merging(["XDG_RUNTIME_DIR": runtime]) { $1 })
+        #expect(checkIn.status == 0 && !checkIn.stdout.contains("diary"), "\(checkIn.stdout)")
+        let deadline = Date().addingTimeInterval(180)
+        while try study.serverRows("checkins", of: participant) < 1 && Date() < deadline { Thread.sleep(forTimeInterval: 0.5) }
+        #expect(try study.serverRows("checkins", of: participant) == 1, "\(monitor.stderr)")
+        #expect(monitor.process.isRunning, "the check-in arrived while monitor runs")
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit(timeout: 30) == 0, "\(monitor.stderr)")
+        #expect(try participant.run(["study", "sync"]).status == 0)
+        #expect(try study.serverRows("checkins", of: participant) == 1)
+    }
+}
