@@ -16,7 +16,8 @@ struct Monitor: ParsableCommand {
             (liblsl is loaded at run time: $HRVMON_LIBLSL, else pylsl's copy — $PYLSL_LIB or a pip-installed pylsl — or liblsl.so.2). \
             With --device given more than once, every sensor is followed at once, each with its own link, session \
             and file: one dashboard with a section per sensor (b, n and q act on every session), or lines that \
-            name their sensor. Only the first sensor's resting values go into the personal baseline; --log \
+            name their sensor. Keyboard or pointer input at the desktop within the last minute (GNOME's Mutter, the \
+            freedesktop ScreenSaver, else logind; desk.input, --no-desk) is taken as evidence of sitting. Only the first sensor's resting values go into the personal baseline; --log \
             takes one sensor.
             """)
 
@@ -30,6 +31,9 @@ struct Monitor: ParsableCommand {
     var duration: Double?
 
     @OptionGroup var lsl: LSLOptions
+
+    @Flag(help: "Leave the desktop's idle time unread (the configuration's desk.input = false): no input at the desk as evidence of sitting.")
+    var noDesk = false
 
     @OptionGroup var config: ConfigOptions
 
@@ -47,7 +51,13 @@ struct Monitor: ParsableCommand {
         let baseline = try badInputOnFailure { try DataDirectory.personalBaseline(settings) }
         let start = WallClock.now()
         var publishers: [LSLPublisher] = []
-        let publish = { (host: LiveSessionHost) in
+        // The desk is the user's: with several sensors, the first --device's session reads it
+        // (as only it adds to the personal baseline).
+        var desk: DeskWatch?
+        var isFirst = true
+        let prepare = { (host: LiveSessionHost, loop: EventLoop) in
+            if isFirst, !noDesk { desk = DeskWatch(settings.desk, for: host.run, loop: loop, clock: WallClock.now) }
+            isFirst = false
             guard let lslLibrary else { return }
             let publisher = LSLPublisher(library: lslLibrary, timestamps: .live)
             host.run.publishToLSL(publisher)
@@ -57,15 +67,16 @@ struct Monitor: ParsableCommand {
             if sensor.devices.count > 1 {
                 try sensor.runSessions(
                     settings: settings, baseline: baseline, display: display.display, record: !sessionFile.noLog, title: "monitor",
-                    duration: duration, prepare: publish)
+                    duration: duration, prepare: prepare)
             } else {
                 [
                     try sensor.runSession(
                         settings: settings, baseline: baseline, display: display.display, record: !sessionFile.noLog, log: sessionFile.log,
                         title: "monitor", duration: duration
-                    ) { host, _, _ in publish(host) }
+                    ) { host, loop, _ in prepare(host, loop) }
                 ]
             }
+        desk?.stop()
         for publisher in publishers { publisher.close() }
         for host in hosts {
             host.sayWhereKept(unsaved: "not saved (--no-log)", display: display.display)

@@ -11,11 +11,11 @@ extension SensorOptions {
     /// own connection to the system bus, link, session and session file, all on one event loop,
     /// judged against the one personal baseline. A link that drops, stalls or reconnects touches
     /// only its own session. Lines go to stdout labelled with the sensor; the dashboard has a
-    /// section for each. `prepare` sees each host before the links start.
+    /// section for each. `prepare` sees each host, and the loop, before the links start.
     /// Returns the hosts in the order of `--device`, their sessions finished.
     func runSessions(
         settings: Settings, baseline: Baseline?, display: SessionDisplay, record: Bool, title: String, duration: Double?,
-        prepare: (LiveSessionHost) -> Void
+        prepare: (LiveSessionHost, EventLoop) -> Void
     ) throws -> [LiveSessionHost] {
         let bus = try SystemBus()
         var links: [HeartRateLink] = []
@@ -59,7 +59,7 @@ extension SensorOptions {
             hosts, display: display, title: title, start: start, settings: settings, loop: bus.loop, clock: WallClock.now, stop: stop)
         if let duration { bus.loop.schedule(after: duration, stop) }
         bus.onInterrupt = stop
-        for host in hosts { prepare(host) }
+        for host in hosts { prepare(host, bus.loop) }
         for link in links { link.start() }
         group.runUntilStopped { (WallClock.now(), EventLoop.now() - started) }
         return hosts
