@@ -147,6 +147,7 @@ let package = Package(
             dependencies: ["HeartRateProtocol", "HRV", "Settings", "LivePipeline", "SessionLog", "Exports", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "DBusTests", dependencies: ["CDBus", "DBus"]),
+        .testTarget(name: "DesktopIdleTests", dependencies: ["DBus", "DesktopIdle"]),
         .testTarget(name: "BlueZTests", dependencies: ["DBus", "BlueZ"]),
         .testTarget(name: "BluetoothHCITests", dependencies: ["Platform", "BluetoothHCI"]),
         .testTarget(name: "LabStreamingLayerTests", dependencies: ["Platform", "LabStreamingLayer", "TestSupport"]),

@@ -92,42 +92,33 @@ public final class DeskIdleReader {
     /// The idle time as the source tells it; success with nil when it answered without one
     /// (logind that never saw the session idle or busy).
     private static func ask(_ query: Query, on connection: Connection, timeout: Double, _ reply: @escaping (Result<Double?, DBusError>) -> Void) {
-        switch query {
-        case .mutter:
-            connection.call(destination: mutterName, path: mutterPath, interface: mutterName, member: "GetIdletime", timeout: timeout) { result in
-                reply(result.flatMap { values in
-                    guard values.count == 1, case .uint64(let milliseconds) = values[0] else { return .failure(unexpected("GetIdletime")) }
-                    return .success(Double(milliseconds) / 1000)
-                })
+        let (destination, path, interface, member, arguments): (String, String, String, String, [DBusValue]) =
+            switch query {
+            case .mutter: (mutterName, mutterPath, mutterName, "GetIdletime", [])
+            case .screenSaver(let path): (screenSaverName, path, screenSaverName, "GetSessionIdleTime", [])
+            case .logind(let session):
+                (logindName, session, "org.freedesktop.DBus.Properties", "GetAll", [.string(logindName + ".Session")])
             }
-        case .screenSaver(let path):
-            connection.call(
-                destination: screenSaverName, path: path, interface: screenSaverName, member: "GetSessionIdleTime", timeout: timeout
-            ) { result in
-                reply(result.flatMap { values in
-                    guard values.count == 1, case .uint32(let seconds) = values[0] else { return .failure(unexpected("GetSessionIdleTime")) }
-                    return .success(Double(seconds))
-                })
-            }
-        case .logind(let session):
-            connection.call(
-                destination: logindName, path: session, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
-                arguments: [.string(logindName + ".Session")], timeout: timeout
-            ) { result in
-                reply(result.flatMap { values in
-                    guard values.count == 1, let properties = values[0].dictionary, properties["IdleHint"]?.bool != nil,
-                        case .variant(.uint64(let since)) = properties["IdleSinceHint"]
-                    else { return .failure(unexpected("the Session's IdleHint and IdleSinceHint")) }
-                    // Microseconds of CLOCK_REALTIME: when the session last went idle or busy
-                    // (a text console: its terminal's last input); 0 when it never did.
-                    return .success(since == 0 ? nil : max(0, WallClock.now() - Double(since) / 1_000_000))
-                })
-            }
+        connection.call(destination: destination, path: path, interface: interface, member: member, arguments: arguments, timeout: timeout) {
+            reply($0.flatMap { idleSeconds(in: $0, for: query, now: WallClock.now()) })
         }
     }
 
-    private static func unexpected(_ what: String) -> DBusError {
-        DBusError(name: DBusError.invalidArguments, message: "unexpected reply to \(what)")
+    /// A reply read as its source documents it: Mutter's `t` milliseconds, the ScreenSaver's `u`
+    /// seconds, logind's `a{sv}` with `IdleHint` (b) and `IdleSinceHint` (t, microseconds of
+    /// CLOCK_REALTIME: when the session last went idle or busy — a text console's last input —,
+    /// 0 when it never did: nil). Anything else is not this source. `now`: Unix seconds.
+    static func idleSeconds(in values: [DBusValue], for query: Query, now: Double) -> Result<Double?, DBusError> {
+        switch (query, values.first, values.count) {
+        case (.mutter, .uint64(let milliseconds), 1): return .success(Double(milliseconds) / 1000)
+        case (.screenSaver, .uint32(let seconds), 1): return .success(Double(seconds))
+        case (.logind, let properties?, 1):
+            guard let properties = properties.dictionary, properties["IdleHint"]?.bool != nil,
+                case .variant(.uint64(let since)) = properties["IdleSinceHint"]
+            else { break }
+            return .success(since == 0 ? nil : max(0, now - Double(since) / 1_000_000))
+        default: break
+        }
+        return .failure(DBusError(name: DBusError.invalidArguments, message: "not the documented reply of \(query)"))
     }
 }
-
