@@ -10,7 +10,7 @@ import Settings
 public final class DeskWatch {
     /// Seconds between two readings: a state at most this stale, against a detector that needs
     /// 15 s of a condition before it says anything; six wake-ups a minute otherwise idle.
-    public static let interval = 10.0
+    static let interval = 10.0
 
     private let loop: EventLoop
     private let clock: () -> Double
