@@ -95,14 +95,17 @@ let package = Package(
         .target(name: "Report", dependencies: ["Platform", "HRV", "Settings", "SelfReport", "SessionLog", "Presentation", numerics]),
         // `hrvmon doctor`'s checks of the whole chain: kernel, bus, bluetoothd, adapter, rfkill,
         // permissions, directories, the sensor.
-        .target(name: "Doctor", dependencies: ["Platform", "SessionLog", "Presentation", "DBus", "BlueZ", "BluetoothHCI"]),
+        // The desktop session's idle time (GNOME's Mutter, the freedesktop ScreenSaver, logind)
+        // over D-Bus: input at the desk as evidence of sitting.
+        .target(name: "DesktopIdle", dependencies: ["Platform", "DBus"]),
+        .target(name: "Doctor", dependencies: ["Platform", "SessionLog", "Presentation", "DBus", "BlueZ", "BluetoothHCI", "DesktopIdle"]),
         // Running a session: a link or the demo feeding the pipeline, and its outputs (JSON Lines,
         // text, dashboard, session file, notes inbox, desktop notifications, LSL streams).
         .target(
             name: "LiveSession",
             dependencies: [
                 "Platform", "HeartRateProtocol", "PolarMeasurementData", "HRV", "Simulation", "Settings", "SelfReport", "LivePipeline",
-                "SessionLog", "Presentation", "UserData", "DBus", "BlueZ", "LabStreamingLayer", "Dashboard",
+                "SessionLog", "Presentation", "UserData", "DBus", "BlueZ", "LabStreamingLayer", "Dashboard", "DesktopIdle",
             ]),
         // What must hold for any input to a parser of outside data: scripts/fuzz.sh fuzzes it, the
         // test suite replays the corpora in Fuzz/corpus through it.
@@ -128,7 +131,7 @@ let package = Package(
             dependencies: ["HRV", "Simulation", "Recordings", "Settings", "LivePipeline", "SessionLog", "Dashboard", "LiveSession"],
             path: "Tests/TestSupport",
             resources: [
-                .copy("Fixtures"), .copy("FakeBlueZ"), .copy("FakeNotifications"), .copy("ReferenceReaders"), .copy("LSLInlet"), .copy("PrivatePostgres"),
+                .copy("Fixtures"), .copy("FakeBlueZ"), .copy("FakeNotifications"), .copy("FakeDesk"), .copy("ReferenceReaders"), .copy("LSLInlet"), .copy("PrivatePostgres"),
             ]),
         .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Simulation"]),
         .testTarget(name: "PolarMeasurementDataTests", dependencies: ["PolarMeasurementData"]),
@@ -144,6 +147,7 @@ let package = Package(
             dependencies: ["HeartRateProtocol", "HRV", "Settings", "LivePipeline", "SessionLog", "Exports", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "DBusTests", dependencies: ["CDBus", "DBus"]),
+        .testTarget(name: "DesktopIdleTests", dependencies: ["DBus", "DesktopIdle"]),
         .testTarget(name: "BlueZTests", dependencies: ["DBus", "BlueZ"]),
         .testTarget(name: "BluetoothHCITests", dependencies: ["Platform", "BluetoothHCI"]),
         .testTarget(name: "LabStreamingLayerTests", dependencies: ["Platform", "LabStreamingLayer", "TestSupport"]),

@@ -26,6 +26,8 @@ public enum SessionReplay {
                 session.receive(bytes, at: time, emit: emit)
             case .gap(let time):
                 session.breakContinuity(at: time, emit: emit)
+            case .desk(let change, _):
+                session.receive(desk: change.presence)
             case .exercise(let mark):
                 switch mark.kind {
                 case .started: session.startExercise(mark.pattern, at: mark.time, emit: emit)

@@ -228,6 +228,8 @@ extension DashboardState {
         if let battery { line.append("  ·  battery \(battery) %") }
         if let location { line.append("  ·  \(location)") }
         if let motion, now - motion.time < Self.motionShownFor { line.append("  ·  " + Self.words(motion.second)) }
+        // Only input says something (sitting); its absence says nothing the wearer needs to see.
+        if desk == .atDesk { line.append("  ·  at the desk") }
         if let window = latest?.rmssdWindow {
             line.append("  ·  ")
             line.append("corrected \(Formatting.fixed(100 * window.correctedShare, digits: 1)) %", window.isLowQuality ? .warning : .plain)

@@ -93,6 +93,8 @@ public struct DashboardState {
     public private(set) var effect: ExerciseEffect?
     /// The strap's accelerometer, its latest second and when: nil without one.
     public private(set) var motion: (second: MotionSecond, time: Double)?
+    /// Whether the desktop saw input within the last minute; nil where no source answers.
+    public private(set) var desk: DeskPresence?
     /// Newest last.
     public private(set) var log: [LoggedEvent] = []
     /// Set once the session has ended (the demo stays on screen until `q`).
@@ -120,6 +122,7 @@ public struct DashboardState {
         case .sensor(.batteryLevel(let percent)): battery = percent
         case .notice, .note, .checkIn: break
         case .motion(let second): motion = (second, time)
+        case .desk(let change): desk = change.presence
         case .label(let label): if label.episode == unanswered { unanswered = nil }
         case .resonanceStep(let mark):
             // The stepped pacer: each step paces its rate from its start; the end clears it.

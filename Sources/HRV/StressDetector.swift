@@ -17,6 +17,9 @@ import RealModule
 /// - slow paced breathing: one tall low-frequency peak in the RR spectrum (``BreathingEstimate``),
 ///   with more power than the resting RMSSD² (Mayer waves make a small concentrated peak too).
 ///
+/// Input at the desk (``isSitting``) rules out the first: a person typing sits, so a rise then is
+/// not exercise (docs/science.md, "Evidence of sitting").
+///
 /// The reference is rolling (``RestingReference``), so a long recording is judged against its
 /// own recent rest, not the morning's. Time is the beat timeline, so the same RR give the same
 /// states and episodes live and offline.
@@ -108,6 +111,10 @@ public struct StressDetector {
     private var recovery: (start: Double, lowest: Double, settled: Double?)?
     private var postureSettling = false
     private var lastTime = 0.0
+    /// Evidence from outside the strap that the wearer sits: keyboard or pointer input at the
+    /// desk within the last minute. While true, no heart-rate rise is activity (an open activity
+    /// ends and its recovery begins); false says nothing, and the detector reads heart rate alone.
+    public var isSitting = false
 
     /// - Parameter baseline: a personal baseline; without one the first `calibration` seconds
     ///   of the session are measured.
@@ -261,7 +268,7 @@ public struct StressDetector {
             activityPeak.removeValues(before: time - 60)
             activityPeak.append(heartRate, at: time)
             let peak = activityPeak.value ?? heartRate
-            if heartRate >= referenceHR + c.activityExitMargin, heartRate > peak - c.activityDrop {
+            if !isSitting, heartRate >= referenceHR + c.activityExitMargin, heartRate > peak - c.activityDrop {
                 openActivity?.end = time
                 return true
             }
@@ -278,7 +285,7 @@ public struct StressDetector {
             starts = heartRate >= referenceHR + c.activityMargin
                 || ((windowAboveRest ?? 0) >= c.activityWindowMargin && heartRate >= referenceHR + c.activityExitMargin)
         }
-        guard starts else { return false }
+        guard starts, !isSitting else { return false }
         openActivity = StressEpisode(kind: .activity, start: time, end: time)
         activityPeak.removeAll()
         activityPeak.append(heartRate, at: time)

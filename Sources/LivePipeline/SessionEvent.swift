@@ -20,6 +20,8 @@ public enum SessionEvent {
     case resonanceStep(ResonanceStepMark)
     /// A second of the strap's accelerometer (Polar Measurement Data), summarised.
     case motion(MotionSecond)
+    /// The desk's presence changed (`monitor` reading the desktop session's idle time).
+    case desk(DeskChange)
 }
 
 /// What is known about the sensor, as it becomes known.

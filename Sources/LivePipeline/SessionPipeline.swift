@@ -57,6 +57,12 @@ public struct SessionPipeline {
             stressOnset: observer.takeStressOnset())))
     }
 
+    /// Input at the desk, or none: from now on the detector takes input as evidence of sitting.
+    /// A replay enters it where the session file has it, between the same notifications.
+    public mutating func receive(desk presence: DeskPresence) {
+        observer.judge.detector.isSitting = presence.isSittingEvidence
+    }
+
     /// The link dropped: beats before and after are not neighbours.
     public mutating func breakContinuity(at time: Double, emit: (LiveEvent) -> Void) {
         let observer = observer

@@ -43,6 +43,13 @@ public final class SessionRun {
         session.receive(measurement, at: time) { report(.live($0), at: time) }
     }
 
+    /// The desk's presence changed (`DeskWatch`): the detector takes input as evidence of sitting
+    /// from the next beat on, and the change is reported (the session file keeps it for a replay).
+    public func observeDesk(_ change: DeskChange, at time: Double) {
+        session.receive(desk: change.presence)
+        report(.desk(change), at: time)
+    }
+
     /// The beats before and after `time` are not neighbours.
     public func breakContinuity(at time: Double) {
         session.breakContinuity(at: time) { report(.live($0), at: time) }

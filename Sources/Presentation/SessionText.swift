@@ -16,6 +16,8 @@ public enum SessionText {
         case .note(let text): "note: \(text)"
         // Every second: for the dashboard's motion line and the session file, not the log.
         case .motion: nil
+        // As often as input starts and stops: the dashboard shows it, the session file keeps it.
+        case .desk: nil
         case .checkIn(let checkIn): "check-in: \(checkIn.summary)"
         case .label(let label): "stress episode \(label.episode) labelled: \(label.answer.words)"
         case .resonanceStep(let mark):

@@ -16,7 +16,7 @@ extension SessionFile {
             case .packet(let measurement, _):
                 for ticks in measurement.rrIntervals { pipeline.append(RRInterval(ticks: ticks), emit: keep) }
             case .gap: pipeline.breakContinuity(emit: keep)
-            case .malformed, .exercise: break
+            case .malformed, .exercise, .desk: break
             }
         }
         pipeline.finish(emit: keep)

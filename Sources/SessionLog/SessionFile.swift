@@ -1,5 +1,6 @@
 import HRV
 import HeartRateProtocol
+import LivePipeline
 import SelfReport
 
 /// A session file read back (docs/reference/session-files.md): the header, the steps to replay it
@@ -31,6 +32,8 @@ public struct SessionFile: Sendable {
         case malformed([UInt8], time: Double)
         case gap(time: Double)
         case exercise(ExerciseMark)
+        /// The desk's presence changed: the detector reads it too (`desk` lines).
+        case desk(DeskChange, time: Double)
     }
 
     public struct RawBeat: Sendable {

@@ -48,6 +48,14 @@ struct SessionFileBuilder {
             let step = SessionFile.Step.gap(time: try fields.double("t"))
             flushPacket()
             file!.steps.append(step)
+        case "desk":
+            let name = try fields.string("state")
+            guard let presence = DeskPresence(rawValue: name) else {
+                throw LineError(reason: "state must be \(DeskPresence.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
+            }
+            let step = SessionFile.Step.desk(DeskChange(presence, source: try fields.string("source")), time: try fields.double("t"))
+            flushPacket()
+            file!.steps.append(step)
         case "exercise":
             guard let kind = ExerciseMark.Kind(rawValue: try fields.string("event")) else {
                 throw LineError(reason: "exercise event must be started or stopped")

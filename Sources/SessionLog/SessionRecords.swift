@@ -64,6 +64,11 @@ public enum SessionRecords {
                 if let cadence = second.cadence { $0.add("spm", cadence.rounded()) }
                 if let posture = second.posture { $0.add("posture", posture.rawValue) }
             }
+        case .desk(let change):
+            with(record("desk", time)) {
+                $0.add("state", change.presence.rawValue)
+                $0.add("source", change.source)
+            }
         case .checkIn(let checkIn):
             with(record("checkin", time)) { $0.addFields(of: checkIn) }
         case .label(let label):

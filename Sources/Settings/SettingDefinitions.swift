@@ -68,6 +68,8 @@ extension SettingDefinition {
                           help: "Show each suggestion as a desktop notification too, when a notification service runs on the session bus."),
         number("notify.min_interval_seconds", 0...86400, \.notify.minimumInterval,
                "At most one desktop notification per this many seconds (suggestions themselves come at most once per breathing.cooldown_seconds)."),
+        SettingDefinition(key: "desk.input", kind: .flag(\.desk.input),
+                          help: "monitor reads the desktop session's idle time (GNOME's Mutter, the freedesktop ScreenSaver, else logind): keyboard or pointer input within the last minute is evidence of sitting, so a heart-rate rise then is not taken for exercise. Silent where no source answers."),
         number("link.reconnect_initial_seconds", 0.1...60, \.link.reconnectInitial,
                "Shortest spacing of connection attempts that fail quickly; doubles after each. A link loss, or a Connect that waited for the sensor, is followed by a new Connect at once."),
         number("link.reconnect_max_seconds", 1...600, \.link.reconnectMaximum,

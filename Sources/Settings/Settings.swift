@@ -8,6 +8,7 @@ public struct Settings: Equatable, Sendable {
     public var breathing = Breathing()
     public var baseline = PersonalBaseline()
     public var notify = Notify()
+    public var desk = Desk()
     public var link = Link()
     public var log = Log()
 
@@ -17,6 +18,14 @@ public struct Settings: Equatable, Sendable {
         public var desktop = true
         /// Seconds of session time between two notifications at least.
         public var minimumInterval = 300.0
+
+        public init() {}
+    }
+
+    /// Reading the desktop session's idle time (`monitor`).
+    public struct Desk: Equatable, Sendable {
+        /// Take keyboard and pointer input within the last minute as evidence of sitting.
+        public var input = true
 
         public init() {}
     }

@@ -14,7 +14,8 @@ struct Doctor: ParsableCommand {
             Checks, in order: kernel Bluetooth (AF_BLUETOOTH); the kernel's adapters, up and not \
             blocked by rfkill; the system D-Bus; bluetoothd running, and its version; permission to \
             call org.bluez; the adapter powered; the strap (--device, or the one monitor remembers) \
-            paired and trusted; the configuration file; the data and config directories writable. \
+            paired and trusted; the configuration file; the data and config directories writable; which \
+            desktop source of idle time answers, if any (optional: input at the desk as evidence of sitting). \
             Read-only: changes nothing, needs no root. Exit status 0 when nothing failed (warnings \
             allowed), 1 otherwise.
             """)
@@ -67,8 +68,14 @@ struct Doctor: ParsableCommand {
             ConfigurationCheck(path: config.resolvedPath, outcome: configurationOutcome),
             DirectoryCheck(role: .data, path: DataDirectory.path, state: .observe(DataDirectory.path), user: user, userID: CurrentUser.id),
             DirectoryCheck(role: .config, path: configDirectory, state: .observe(configDirectory), user: user, userID: CurrentUser.id),
+            DeskInputCheck(enabled: deskInput, source: deskInput ? DeskInputCheck.observe(timeout: Self.busTimeout) : nil),
         ]
         return checks.map(\.finding)
+    }
+
+    /// `desk.input` as the configuration file sets it (on when the file is absent or invalid).
+    private var deskInput: Bool {
+        ((try? config.read()) ?? nil)?.desk.input ?? true
     }
 
     private var configurationOutcome: ConfigurationCheck.Outcome {

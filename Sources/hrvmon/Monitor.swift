@@ -16,7 +16,8 @@ struct Monitor: ParsableCommand {
             (liblsl is loaded at run time: $HRVMON_LIBLSL, else pylsl's copy — $PYLSL_LIB or a pip-installed pylsl — or liblsl.so.2). \
             With --device given more than once, every sensor is followed at once, each with its own link, session \
             and file: one dashboard with a section per sensor (b, n and q act on every session), or lines that \
-            name their sensor. Only the first sensor's resting values go into the personal baseline; --log \
+            name their sensor. Keyboard or pointer input at the desktop within the last minute (GNOME's Mutter, the \
+            freedesktop ScreenSaver, else logind; desk.input, --no-desk) is taken as evidence of sitting. Only the first sensor's resting values go into the personal baseline; --log \
             takes one sensor.
             """)
 
@@ -30,6 +31,9 @@ struct Monitor: ParsableCommand {
     var duration: Double?
 
     @OptionGroup var lsl: LSLOptions
+
+    @Flag(help: "Leave the desktop's idle time unread (the configuration's desk.input = false): no input at the desk as evidence of sitting.")
+    var noDesk = false
 
     @OptionGroup var config: ConfigOptions
 
@@ -48,7 +52,13 @@ struct Monitor: ParsableCommand {
         let start = WallClock.now()
         var publishers: [LSLPublisher] = []
         var sending: [StudySending] = []
+        // The desk is the user's: with several sensors, the first --device's session reads it
+        // (as only it adds to the personal baseline).
+        var desk: DeskWatch?
+        var isFirst = true
         let prepare = { (host: LiveSessionHost, loop: EventLoop) in
+            if isFirst, !noDesk { desk = DeskWatch(settings.desk, for: host.run, loop: loop, clock: WallClock.now) }
+            isFirst = false
             sending.append(StudySending(host, loop: loop))
             guard let lslLibrary else { return }
             let publisher = LSLPublisher(library: lslLibrary, timestamps: .live)
@@ -68,6 +78,7 @@ struct Monitor: ParsableCommand {
                     ) { host, loop, _ in prepare(host, loop) }
                 ]
             }
+        desk?.stop()
         for publisher in publishers { publisher.close() }
         for (host, sending) in zip(hosts, sending) {
             host.sayWhereKept(unsaved: "not saved (--no-log)", display: display.display)

@@ -42,12 +42,15 @@ import Testing
         }
     }
 
-    static func judge(_ spec: String, seed: UInt64) throws -> Judged {
+    /// `sitting`: whether there was input at the desk at a beat's time (``StressDetector/isSitting``);
+    /// nil: never told, as without a desktop.
+    static func judge(_ spec: String, seed: UInt64, sitting: ((Double) -> Bool)? = nil) throws -> Judged {
         let (beats, truth) = Simulator(scenario: try Scenario(parsing: spec), seed: seed).run()
         var judged = Judged(truth: truth, realised: RealisedSegment.measure(beats, truth: truth))
         var pipeline = HRVPipeline()
         var detector = StressDetector()
         let observe = { (update: HRVUpdate) in
+            if let sitting { detector.isSitting = sitting(update.beat.seconds) }
             let assessment = detector.update(VerdictInput(update)) { judged.episodes.append($0) }
             judged.states.append((update.beat.seconds, assessment.state, assessment.level))
         }

@@ -65,7 +65,7 @@ import Testing
     /// Every status is one of four, and the exit status follows the failures.
     static func expectConsistent(_ run: Run) {
         let statuses = run.checks.values.compactMap { $0["status"] as? String }
-        #expect(statuses.count == 10)
+        #expect(statuses.count == 11)
         #expect(Set(statuses).isSubset(of: ["ok", "warn", "fail", "skip"]))
         let failures = statuses.filter { $0 == "fail" }.count
         #expect(run.report["problems"] as? Int == failures)
