@@ -4,8 +4,8 @@
 # and BlueZ tests run is built with the same sanitizer, so they cover it too.
 # Usage: scripts/sanitize.sh [--edge] [address|thread]...   (default: both, every suite)
 # --edge: only the suites whose code reaches C or raw memory (the operating system, D-Bus, BlueZ,
-# the HCI socket, liblsl, libpq, zlib, the byte-level readers and HRV's buffers) and the command
-# suites that run hrvmon against the fake bluetoothd: what CI runs, in about a quarter of the time.
+# the HCI socket, liblsl, libpq, zlib, the byte-level readers, HRV's buffers and spectra) and two
+# command suites that run hrvmon against the fake bluetoothd (reconnecting, LSL): what CI runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -13,7 +13,7 @@ scripts/install-python-readers.sh
 filter=()
 if [ "${1:-}" = --edge ]; then
     shift
-    filter=(--filter '^(PlatformTests|DBusTests|BlueZTests|BluetoothHCITests|LabStreamingLayerTests|StudyDatabaseTests|StudyTests|UserDataTests|SessionLogTests|RecordingsTests|HeartRateProtocolTests|PolarMeasurementDataTests|HRVTests|FuzzCorpusTests)\.|^hrvmonTests\.(MonitorCommandTests|ReconnectTests|LSLCommandTests)/')
+    filter=(--filter '^(PlatformTests|DBusTests|DesktopIdleTests|BlueZTests|BluetoothHCITests|LabStreamingLayerTests|StudyDatabaseTests|StudyTests|UserDataTests|SessionLogTests|RecordingsTests|AnalysisTests|HeartRateProtocolTests|PolarMeasurementDataTests|FuzzCorpusTests)\.|^HRVTests\.(RollingWindowTests|RollingDFATests|DetrendedFluctuationTests|SampleEntropyTests|SlidingQuantilesTests|SlidingExtremumTests|RealFourierTransformTests|BreathingEstimateTests|RecentBeatsTests|CoherenceTests)/|^hrvmonTests\.(ReconnectTests|LSLCommandTests)/')
 fi
 sanitizers=("$@")
 [ ${#sanitizers[@]} -gt 0 ] || sanitizers=(address thread)

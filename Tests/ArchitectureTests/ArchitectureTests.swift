@@ -148,6 +148,26 @@ import Testing
         }
     }
 
+    /// CI's AddressSanitizer pass (`scripts/sanitize.sh --edge`) names test modules and suites in a
+    /// filter; one renamed or removed would silently leave the pass with less to run.
+    @Test func theSanitizedSuitesExist() throws {
+        let script = try String(contentsOf: Repository.root.appendingPathComponent("scripts/sanitize.sh"), encoding: .utf8)
+        let filter = try #require(script.firstMatch(of: /--filter '([^']+)'/), "scripts/sanitize.sh has no --filter").1
+        let alternatives = filter.split(separator: "|^")
+        #expect(alternatives.count >= 3)
+        for alternative in alternatives {
+            let parts = try #require(alternative.firstMatch(of: /^\^?\(?([\w|]+)\)?\\\.(?:\(([\w|]+)\)\/)?$/), "unexpected filter part \(alternative)")
+            for module in parts.1.split(separator: "|") {
+                #expect(Self.targets[String(module)]?.kind == "testTarget", "sanitize.sh names \(module), which is no test target")
+                let sources = Self.swiftFiles(in: Repository.root.appendingPathComponent("Tests/\(module)"))
+                    .compactMap { try? String(contentsOf: $0, encoding: .utf8) }.joined()
+                for suite in parts.2?.split(separator: "|") ?? [] {
+                    #expect(sources.contains("struct \(suite) "), "sanitize.sh names \(module).\(suite), which is no suite")
+                }
+            }
+        }
+    }
+
     /// Every library module has its `<Module>Tests` target (FuzzChecks is exercised by
     /// FuzzCorpusTests; the C libraries have no Swift of their own).
     @Test func everyLibraryHasItsTests() {
