@@ -29,6 +29,8 @@ public struct SessionFile: Sendable {
         case malformed([UInt8], time: Double)
         case gap(time: Double)
         case exercise(ExerciseMark)
+        /// A second of the strap's accelerometer: the detector reads it too.
+        case motion(Motion)
     }
 
     public struct RawBeat: Sendable {

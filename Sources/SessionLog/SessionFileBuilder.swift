@@ -108,9 +108,12 @@ struct SessionFileBuilder {
                 guard let posture = MotionSecond.Posture(rawValue: name) else { throw LineError(reason: "posture must be upright or lying, not '\(name)'") }
                 return posture
             }
-            file!.motion.append(SessionFile.Motion(
+            let motion = SessionFile.Motion(
                 time: try fields.double("t"),
-                second: MotionSecond(level: level, intensity: try fields.double("mg"), cadence: try fields.optionalDouble("spm"), posture: posture)))
+                second: MotionSecond(level: level, intensity: try fields.double("mg"), cadence: try fields.optionalDouble("spm"), posture: posture))
+            flushPacket()
+            file!.motion.append(motion)
+            file!.steps.append(.motion(motion))
         case "notice", "session":
             break
         default:
