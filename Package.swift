@@ -49,10 +49,12 @@ let package = Package(
 
         // MARK: The operating system's edge.
 
-        // The only module that calls the C library for the operating system: files, descriptors,
+        // The only module that calls the C library for the operating system (and zlib): files, descriptors,
         // sockets, signals, clocks, the terminal, child processes, environment, XDG paths and the
         // poll(2) event loop, with errors as `Errno` values.
-        .target(name: "Platform"),
+        .target(name: "Platform", dependencies: ["CZlib"]),
+        // zlib, for closed session files kept as gzip (module map only; zlib1g is on every Debian).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libdbus-1, the D-Bus client library (module map only).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // libbluetooth, BlueZ's HCI library: the kernel's adapters for `hrvmon doctor` (module map only).
@@ -150,9 +152,9 @@ let package = Package(
         .testTarget(name: "PresentationTests", dependencies: ["HRV", "Presentation"]),
         .testTarget(name: "UserDataTests", dependencies: ["Platform", "HRV", "SessionLog", "UserData"]),
         .testTarget(
-            name: "AnalysisTests", dependencies: ["Platform", "HRV", "Recordings", "SessionLog", "Analysis", "TestSupport"]),
+            name: "AnalysisTests", dependencies: ["Platform", "HRV", "Recordings", "SessionLog", "SelfReport", "Analysis", "TestSupport"]),
         .testTarget(name: "DashboardTests", dependencies: ["Platform", "HRV", "SelfReport", "LivePipeline", "Dashboard", "TestSupport"]),
-        .testTarget(name: "ReportTests", dependencies: ["Platform", "SessionLog", "Report", "TestSupport"]),
+        .testTarget(name: "ReportTests", dependencies: ["Platform", "SelfReport", "SessionLog", "Report", "TestSupport"]),
         .testTarget(name: "DoctorTests", dependencies: ["Platform", "DBus", "BlueZ", "BluetoothHCI", "Doctor"]),
         .testTarget(
             name: "LiveSessionTests",

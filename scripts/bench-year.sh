@@ -3,7 +3,8 @@
 # over a data directory made by scripts/make-year.sh, timed once with GNU time:
 #     scripts/bench-year.sh DATA_DIR
 # Prints a Markdown table: wall time, CPU (user + system), peak RSS, and for `export --all` the
-# throughput (bytes of session files read per second of wall time); then the disk the data takes
+# throughput (bytes of session files read per second of wall time, and of their lines once
+# decompressed); then the disk the data takes
 # and the load average before and after. HRVMON=path picks the binary (default: the release
 # build). A row taking more than LIMIT seconds (default 300) is stopped and shown as "> LIMIT s";
 # SKIP="report-days export" leaves rows out (names: sessions history report-session report-days
@@ -17,7 +18,7 @@ if [ $# -ne 1 ]; then
 fi
 data_dir=$(cd "$1" && pwd)
 sessions_dir=$data_dir/hrvmon/sessions
-if ! compgen -G "$sessions_dir/*.jsonl" > /dev/null; then
+if ! compgen -G "$sessions_dir/*.jsonl*" > /dev/null; then
     echo "bench-year.sh: no sessions in $sessions_dir; make them with scripts/make-year.sh $1" >&2
     exit 2
 fi
@@ -27,9 +28,19 @@ skip=" ${SKIP:-} "
 command -v /usr/bin/time > /dev/null || { echo "bench-year.sh: needs GNU time (Debian package time)" >&2; exit 1; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-days=$(ls "$sessions_dir" | grep -c '\.jsonl$')
-latest=$(ls "$sessions_dir" | grep '\.jsonl$' | sort | tail -n 1)
-bytes=$(du -cbL "$sessions_dir"/*.jsonl | tail -n 1 | cut -f1)
+# Session files: ID.jsonl, or ID.jsonl.gz once closed (format 2).
+days=$(ls "$sessions_dir" | grep -cE '\.jsonl(\.gz)?$')
+latest=$(ls "$sessions_dir" | grep -E '\.jsonl(\.gz)?$' | sort | tail -n 1)
+latest=${latest%.gz}
+bytes=$(du -cbL "$sessions_dir"/*.jsonl* | tail -n 1 | cut -f1)
+# What the files hold once decompressed (gzip's trailer keeps each member's size): the lines an
+# export reads, so its throughput is given both ways.
+content=$bytes
+if compgen -G "$sessions_dir/*.jsonl.gz" > /dev/null; then
+    plain=0
+    if compgen -G "$sessions_dir/*.jsonl" > /dev/null; then plain=$(du -cbL "$sessions_dir"/*.jsonl | tail -n 1 | cut -f1); fi
+    content=$((plain + $(gzip -lq "$sessions_dir"/*.jsonl.gz | awk '{ sum += $2 } END { printf "%.0f", sum }')))
+fi
 
 # One row: NAME LABEL COMMAND...; the command runs with the data directory as XDG_DATA_HOME.
 row() {
@@ -48,18 +59,19 @@ row() {
     if [ "$status" -ne 0 ]; then
         echo "bench-year.sh: $label exited $status: $(tail -n 3 "$scratch/err")" >&2
     fi
-    awk -v label="$label" -v bytes="$bytes" -v throughput="$name" -F': ' '
+    awk -v label="$label" -v bytes="$bytes" -v content="$content" -v throughput="$name" -F': ' '
         /Elapsed \(wall clock\)/ { n = split($2, part, ":"); wall = (n == 3) ? part[1] * 3600 + part[2] * 60 + part[3] : part[1] * 60 + part[2] }
         /User time/ { cpu += $2 }
         /System time/ { cpu += $2 }
         /Maximum resident set size/ { rss = $2 / 1024 }
         END {
             rate = (throughput ~ /^export/ && wall > 0) ? sprintf("%.0f MB/s", bytes / 1e6 / wall) : ""
+            if (rate != "" && content != bytes) rate = rate sprintf(" of files, %.0f MB/s of lines", content / 1e6 / wall)
             printf "| %s | %.2f s | %.2f s | %.0f MB | %s |\n", label, wall, cpu, rss, rate
         }' "$scratch/time"
 }
 
-echo "$days sessions, $((bytes / 1000000)) MB of session files, $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "$days sessions, $((bytes / 1000000)) MB of session files ($((content / 1000000)) MB of lines), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| command | wall | CPU | peak RSS | throughput |"
 echo "|---|---:|---:|---:|---|"

@@ -7,7 +7,10 @@
 #   - demo sessions of every preset (recorded by the baseline),
 #   - every file of the fuzz corpus's SessionFile target;
 # and of `sessions`, `history --days 60` and `export --all --format jsonl` over DATA_DIR when
-# given (a directory scripts/make-year.sh filled).
+# given (a directory scripts/make-year.sh filled). Then format 2: the day and the demo sessions,
+# each rewritten and compressed by the candidate's `sessions --compact` (which itself checks the
+# rewrite against the old file before removing it), give the baseline's `analyze --format json`
+# of the old file byte for byte (but for the path it names).
 #
 #     scripts/check-session-identity.sh BASELINE_HRVMON [CANDIDATE_HRVMON [DATA_DIR]]
 #
@@ -79,4 +82,24 @@ if [ -n "$data_dir" ]; then
     diff -r "$tmp/export-a" "$tmp/export-b" >/dev/null || { echo "DIFFERENT: export --all --format jsonl" >&2; exit 1; }
     runs=$((runs + 1))
 fi
-echo "identical: ${#files[@]} files, $runs runs"
+compacted=0
+for file in "$day" "$tmp"/demo-*.jsonl; do
+    rm -rf "$tmp/compact"
+    mkdir -p "$tmp/compact/hrvmon/sessions"
+    cp "$file" "$tmp/compact/hrvmon/sessions/20260101-000000.jsonl"
+    if ! XDG_DATA_HOME=$tmp/compact "$candidate" sessions --compact >"$tmp/compact.out" 2>&1; then
+        echo "DIFFERENT: sessions --compact of $file:" >&2
+        cat "$tmp/compact.out" >&2
+        exit 1
+    fi
+    unnamed() { sed 's/"source":"[^"]*"/"source":""/'; }
+    "$baseline" analyze --format json "$file" | unnamed >"$tmp/a.out"
+    "$candidate" analyze --format json "$tmp/compact/hrvmon/sessions/20260101-000000.jsonl.gz" | unnamed >"$tmp/b.out"
+    if ! cmp -s "$tmp/a.out" "$tmp/b.out"; then
+        echo "DIFFERENT: analyze of $file and of its format 2 rewrite" >&2
+        diff "$tmp/a.out" "$tmp/b.out" | head -n 10 >&2
+        exit 1
+    fi
+    compacted=$((compacted + 1))
+done
+echo "identical: ${#files[@]} files, $runs runs; $compacted sessions rewritten as format 2 analyse alike"

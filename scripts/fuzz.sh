@@ -22,7 +22,7 @@ numerics=.build/checkouts/swift-numerics/Sources
 flags+=(-I "$numerics/_NumericsShims/include")
 
 # The library modules, in dependency order, as static libraries with coverage instrumentation.
-modules=(HeartRateProtocol PolarMeasurementData RealModule HRV Recordings Settings LivePipeline SessionLog Exports FuzzChecks)
+modules=(HeartRateProtocol PolarMeasurementData RealModule HRV Recordings Settings SelfReport LivePipeline SessionLog Exports FuzzChecks)
 links=()
 for module in "${modules[@]}"; do
     links=("-l$module" "${links[@]}")  # dependants before their dependencies

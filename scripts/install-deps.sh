@@ -12,8 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The C libraries hrvmon links (pkg-config finds them): D-Bus, BlueZ's HCI library, libpq.
-build=(pkg-config libdbus-1-dev libbluetooth-dev libpq-dev)
+# The C libraries hrvmon links (pkg-config finds them): D-Bus, BlueZ's HCI library, libpq, zlib.
+build=(pkg-config libdbus-1-dev libbluetooth-dev libpq-dev zlib1g-dev)
 # tmux runs the terminal tests; dbus-daemon, python3-dbus and python3-gi run the fake bluetoothd
 # the BlueZ tests talk to; chromium renders the HTML reports headless in their tests; make runs
 # `make install` in a test, systemd's systemd-analyze verifies the user unit, mandoc lints the

@@ -9,9 +9,12 @@ that the last copy ends now and each earlier one a day before the next; the head
 `start_local` and the file name follow its new start. Relative times (`session_s`, `s`,
 `start_s`, ...) and everything else stay byte for byte. Each copy's resting values (its summary's
 calibrated baseline) go into DATA_DIR/hrvmon/baseline.json as `monitor` records them, so
-`history` and `check` have data. Used by scripts/make-year.sh.
+`history` and `check` have data. A day file of format version 2 gives `ID.jsonl.gz` files, as
+`monitor` keeps a session once it has ended (gzip -6); version 1, `ID.jsonl`. Used by
+scripts/make-year.sh.
 """
 import datetime
+import gzip
 import json
 import os
 import re
@@ -50,7 +53,7 @@ def main():
 
     sessions = os.path.join(data_dir, 'hrvmon', 'sessions')
     os.makedirs(sessions, mode=0o700, exist_ok=True)
-    if any(name.endswith('.jsonl') for name in os.listdir(sessions)):
+    if any(name.endswith(('.jsonl', '.jsonl.gz')) for name in os.listdir(sessions)):
         sys.exit(f"{sessions}: already holds sessions; give an empty data directory")
 
     now = int(time.time())
@@ -70,11 +73,12 @@ def main():
             b'"start_local":' + json.dumps(stamp.isoformat(timespec='seconds')).encode(), 1)
         out = pieces[:]
         out[2::3] = [b'%d' % (value + shift) for value in seconds]
-        path = os.path.join(sessions, session_id + '.jsonl')
+        compressed = header.get('version', 1) >= 2
+        path = os.path.join(sessions, session_id + ('.jsonl.gz' if compressed else '.jsonl'))
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(descriptor, 'wb') as f:
-            f.write(new_header)
-            f.write(b''.join(out))
+            content = new_header + b''.join(out)
+            f.write(gzip.compress(content, compresslevel=6, mtime=0) if compressed else content)
         if baseline:
             measurements.append({
                 'day': stamp.strftime('%Y-%m-%d'), 'ln_rmssd': baseline['ln_rmssd_mean'],

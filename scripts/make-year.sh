@@ -4,8 +4,9 @@
 # fills DATA_DIR (what XDG_DATA_HOME points at: DATA_DIR/hrvmon/sessions/...) with DAYS
 # consecutive 24-h sessions, the last ending now, and their resting values in baseline.json.
 # Each is a copy of one real 24-h session file recorded by `hrvmon demo --scenario day --seed 1
-# --duration 86400 --log` (exactly what `monitor` writes: 103,341 beats, ~64 MB), its times
-# shifted (scripts/make-year.py). The day is recorded once (~90 s at --speed 1000) and kept in
+# --duration 86400 --log` (exactly what `monitor` writes: 103,341 beats; ~10 MB in format 2,
+# kept as ID.jsonl.gz as a closed session is, ~1.6 MB; a day file of format 1, ~64 MB, gives
+# ID.jsonl files), its times shifted (scripts/make-year.py). The day is recorded once (~90 s at --speed 1000) and kept in
 # .build/year/day.jsonl; DAY_FILE=path uses another. HRVMON=path picks the binary (default: the
 # release build, built if missing). 365 days take ~23 GB and a few minutes.
 set -euo pipefail

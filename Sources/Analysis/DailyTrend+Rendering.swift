@@ -25,23 +25,24 @@ extension DailyTrend {
             ["7-day mean", chart(trend.map(\.readiness?.week?.mean))],
             ["resting HR", chart(trend.map(\.restingHR))],
             ["stress", chart(trend.map { $0.sessions > 0 ? $0.stressMinutes : nil })],
-        ])
+        ] + (trend.contains { $0.mood != nil } ? [["mood", chart(trend.map(\.mood))]] : []))
         text += "\n"
         func band(_ range: ClosedRange<Double>?) -> String {
             range.map { Formatting.fixed($0.lowerBound, digits: 2) + "–" + Formatting.fixed($0.upperBound, digits: 2) } ?? "–"
         }
         var rows: [[String]] = []
-        for day in trend.reversed() where day.lnRMSSD != nil || day.sessions > 0 || day.readiness?.week != nil {
+        let moods = trend.contains { $0.mood != nil }
+        for day in trend.reversed() where day.lnRMSSD != nil || day.sessions > 0 || day.readiness?.week != nil || day.checkIns > 0 {
             let stress = day.sessions > 0 ? Formatting.fixed(day.stressMinutes, digits: 0) + " min" : "–"
             let week = day.readiness?.week
             rows.append([
                 day.day, value(day.lnRMSSD, 2), day.lnRMSSD == nil ? "" : day.isCheck ? "check" : "sessions",
                 value(week?.mean, 2) + flag(day.readiness?.change), value(week?.cvPercent, 1, " %"), band(day.readiness?.range),
                 value(day.restingHR, 0, " bpm") + flag(day.restingHRChange), stress, String(day.sessions),
-            ])
+            ] + (moods ? [day.mood.map { Formatting.fixed($0, digits: 1) + " (\(day.checkIns))" } ?? "–"] : []))
         }
         guard !rows.isEmpty else { return text + "no resting measurements or sessions in these days\n" }
-        text += Formatting.columns([["DAY", "LN RMSSD", "FROM", "7-DAY MEAN", "CV", "NORMAL (60 D)", "RESTING HR", "STRESS", "SESSIONS"]] + rows)
+        text += Formatting.columns([["DAY", "LN RMSSD", "FROM", "7-DAY MEAN", "CV", "NORMAL (60 D)", "RESTING HR", "STRESS", "SESSIONS"] + (moods ? ["MOOD (CHECK-INS)"] : [])] + rows)
         for day in trend {
             var said: [String] = []
             if let change = day.readiness?.change, let mean = day.readiness?.week?.mean {
@@ -94,6 +95,8 @@ extension DailyTrend {
             ("stress_min", .number(day.stressMinutes)),
             ("sessions", .integer(day.sessions)),
             ("morning_check", .flag(day.isCheck)),
+            ("mood_mean", .number(day.mood)),
+            ("checkins", .integer(day.checkIns)),
             ("ln_rmssd_7d_mean", .number(day.readiness?.week?.mean)),
             ("ln_rmssd_7d_sd", .number(day.readiness?.week?.sd)),
             ("ln_rmssd_7d_cv_pct", .number(day.readiness?.week?.cvPercent)),

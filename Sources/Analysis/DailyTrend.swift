@@ -15,6 +15,9 @@ public struct DailyTrend: Equatable {
     public var normal: Baseline?
     public var stressMinutes: Double
     public var sessions: Int
+    /// The mean mood (1–5) of the day's check-ins, and how many there were.
+    public var mood: Double? = nil
+    public var checkIns = 0
 
     public typealias Change = ReadinessTrend.Change
 
@@ -36,10 +39,10 @@ public struct DailyTrend: Equatable {
         return nil
     }
 
-    /// The `days` days up to `today`, oldest first.
+    /// The `days` days up to `today`, oldest first; `moods`: each check-in's local day and mood.
     public static func days(
         _ days: Int, today: String, history: BaselineHistory, sessions: [(day: String, stressMinutes: Double)],
-        baselineDays: Int, minimumDays: Int, minimumSD: Double
+        moods: [(day: String, mood: Int)] = [], baselineDays: Int, minimumDays: Int, minimumSD: Double
     ) -> [DailyTrend] {
         guard let last = CalendarDay(today) else { return [] }
         let measured = Dictionary(uniqueKeysWithValues: history.daily(days: days, today: today).map { ($0.day, $0) })
@@ -48,11 +51,13 @@ public struct DailyTrend: Equatable {
             guard let day = last.adding(days: -offset)?.text else { return nil }
             let previous = CalendarDay(day)?.adding(days: -1)?.text ?? day
             let daySessions = sessions.filter { $0.day == day }
+            let dayMoods = moods.filter { $0.day == day }.map(\.mood)
             return DailyTrend(
                 day: day, lnRMSSD: measured[day]?.lnRMSSD, restingHR: measured[day]?.restingHR,
                 isCheck: measured[day]?.isCheck ?? false, readiness: readiness[day],
                 normal: history.baseline(days: baselineDays, minimumDays: minimumDays, minimumSD: minimumSD, today: previous),
-                stressMinutes: daySessions.reduce(0) { $0 + $1.stressMinutes }, sessions: daySessions.count)
+                stressMinutes: daySessions.reduce(0) { $0 + $1.stressMinutes }, sessions: daySessions.count,
+                mood: dayMoods.isEmpty ? nil : Double(dayMoods.reduce(0, +)) / Double(dayMoods.count), checkIns: dayMoods.count)
         }
     }
 }

@@ -66,13 +66,14 @@ extension SessionOverview {
 
 extension StressPatterns {
     /// The patterns of `sessions` and the diary's check-ins (`diary`, Unix seconds), each session
-    /// at its own UTC offset.
+    /// at its own UTC offset; the state before each denied episode read from its session's metrics.
     public init(_ sessions: [SessionOverview], diary: [(time: Double, checkIn: CheckIn)]) {
         self.init(
             sessions: sessions.map { session in
-                StressPatterns.Session(
-                    start: session.start, utcOffset: WallClock.utcOffset(session.start),
-                    episodes: session.selfReport.episodes.map { ($0.episode.start, $0.episode.end, $0.episode.answer) })
+                let episodes = session.selfReport.episodes.map(\.episode)
+                return StressPatterns.Session(
+                    start: session.start, utcOffset: WallClock.utcOffset(session.start), episodes: episodes,
+                    statesBefore: SessionSelfReport.statesBeforeDenied(path: session.path, episodes))
             },
             checkIns: sessions.flatMap { $0.selfReport.checkIns.map { ($0.time, $0.checkIn) } } + diary)
     }

@@ -17,6 +17,10 @@ public enum BIDSPhysio {
         /// Relative to the dataset's root.
         public var path: String
         public var bytes: [UInt8]
+
+        public init(path: String, bytes: [UInt8]) {
+            (self.path, self.bytes) = (path, bytes)
+        }
     }
 
     /// Labels are letters and digits only (BIDS); `isLabel` tells whether one is.
@@ -49,14 +53,14 @@ public enum BIDSPhysio {
     public static let bidsVersion = "1.10.0"
 
     /// The dataset's `dataset_description.json`, at its root: what makes a directory a BIDS
-    /// dataset. `version`: the exporting hrvmon's.
-    public static func datasetDescription(version: String) -> File {
+    /// dataset. `version`: the exporting hrvmon's; `name`: the dataset's (a study's, for `study pull`).
+    public static func datasetDescription(version: String, name: String = "hrvmon sessions") -> File {
         var generator = JSONObject()
         generator.add("Name", "hrvmon")
         generator.add("Version", version)
         generator.add("Description", "hrvmon export --format bids: RR intervals from a Bluetooth heart-rate strap, as received and as corrected")
         var json = JSONObject()
-        json.add("Name", "hrvmon sessions")
+        json.add("Name", name)
         json.add("BIDSVersion", bidsVersion)
         json.add("DatasetType", "raw")
         json.add("GeneratedBy", [generator])

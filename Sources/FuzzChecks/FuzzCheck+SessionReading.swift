@@ -7,7 +7,7 @@ extension FuzzCheck {
     /// it must give what parsing every line whole gives, value for value or error for error.
     static func sessionReadingDifference(_ bytes: [UInt8]) -> String? {
         let pieceSize = 1 + Int(bytes.first ?? 0) % 61
-        for detail in [SessionFileReader.Detail.full, .overview] {
+        for detail in [SessionFileReader.Detail.full, .overview, .metrics] {
             let parsed = read(bytes, detail: detail, inPlace: false, pieceSize: max(bytes.count, 1))
             let fast = read(bytes, detail: detail, inPlace: true, pieceSize: pieceSize)
             if fast != parsed { return "read in place in pieces of \(pieceSize):\n\(fast)\nparsed whole:\n\(parsed)" }

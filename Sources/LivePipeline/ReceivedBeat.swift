@@ -17,4 +17,31 @@ public struct ReceivedBeat: Equatable, Sendable {
     public var energyExpended: UInt16?
     /// Counts every beat received in the session from 1.
     public var sequence: Int
+
+    public init(
+        time: Double, received: Double, packet: Int, ticks: UInt16, heartRate: UInt16,
+        sensorContact: HeartRateMeasurement.SensorContact, energyExpended: UInt16?, sequence: Int
+    ) {
+        self.time = time
+        self.received = received
+        self.packet = packet
+        self.ticks = ticks
+        self.heartRate = heartRate
+        self.sensorContact = sensorContact
+        self.energyExpended = energyExpended
+        self.sequence = sequence
+    }
+}
+
+extension ReceivedBeat {
+    /// The times of a packet's beats: its arrival back-dated by the RR values after each in the
+    /// packet. The pipeline dates beats so, and the session file's reader (whose `packet` lines
+    /// keep only the arrival) dates them again so, to the same bits.
+    public static func times(of intervals: [UInt16], arrivedAt time: Double) -> [Double] {
+        var remaining = intervals.reduce(0.0) { $0 + RRTicks.milliseconds($1) / 1000 }
+        return intervals.map { ticks in
+            remaining -= RRTicks.milliseconds(ticks) / 1000
+            return time - remaining
+        }
+    }
 }

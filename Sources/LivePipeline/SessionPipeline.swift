@@ -39,11 +39,10 @@ public struct SessionPipeline {
         // beats, so a replay of the beats alone judges the same.
         let observer = observer
         observer.contact = measurement.sensorContact != .notDetected
-        var remaining = measurement.rrIntervals.reduce(0.0) { $0 + RRTicks.milliseconds($1) / 1000 }
-        for ticks in measurement.rrIntervals {
-            remaining -= RRTicks.milliseconds(ticks) / 1000
+        let times = ReceivedBeat.times(of: measurement.rrIntervals, arrivedAt: time)
+        for (ticks, beatTime) in zip(measurement.rrIntervals, times) {
             emit(.beat(ReceivedBeat(
-                time: time - remaining, received: time, packet: packets, ticks: ticks, heartRate: measurement.heartRate,
+                time: beatTime, received: time, packet: packets, ticks: ticks, heartRate: measurement.heartRate,
                 sensorContact: measurement.sensorContact, energyExpended: measurement.energyExpended,
                 sequence: pipeline.recording.rawBeats + 1)))
             let interval = RRInterval(ticks: ticks)

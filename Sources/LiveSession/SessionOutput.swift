@@ -1,3 +1,4 @@
+import HeartRateProtocol
 import LivePipeline
 import SessionLog
 
@@ -7,4 +8,10 @@ public protocol SessionOutput: AnyObject {
     /// `line` is the event's JSON line, for the outputs that write it.
     func handle(_ event: SessionEvent, at time: Double, line: inout SessionLine)
     func finish(_ summary: SessionSummary)
+    /// A notification that carried beats arrived at `time`; its events follow.
+    func notificationArrived(_ measurement: HeartRateMeasurement, at time: Double)
+}
+
+extension SessionOutput {
+    public func notificationArrived(_ measurement: HeartRateMeasurement, at time: Double) {}
 }

@@ -1,9 +1,10 @@
+import HeartRateProtocol
 import LivePipeline
 import Platform
 import SessionLog
 import Settings
 
-/// Keeps the session file: one JSON line per event, appended and written before the next
+/// Keeps the session file: the lines `SessionFileLines` keeps of the events, each appended and written before the next
 /// notification is processed, synced to the disk within `log.sync_seconds` and at the end. A
 /// failed write is reported, never silent; the file is then left as it is (a later append
 /// could land after a torn line) and the session goes on, or stops (`log.on_error`).
@@ -14,6 +15,8 @@ public final class SessionRecorder: SessionOutput {
     private var headerWritten = false
     /// Lines that came before the header could be written (the sensor is not known yet).
     private var pending: [String] = []
+    /// What of the events goes into the file (format version 2).
+    private var lines = SessionFileLines()
     private let syncInterval: Double
     private let stopsOnError: Bool
     private let now: () -> Double
@@ -24,6 +27,9 @@ public final class SessionRecorder: SessionOutput {
     /// session should end.
     public var onFailure: (_ message: String, _ stop: Bool) -> Void = { _, _ in }
     public private(set) var failed = false
+    /// Compresses the file once the session has ended and it is synced (`SessionStore.compress`);
+    /// nil leaves it as written (`--log PATH`).
+    public var compress: ((String) -> FileOpenError?)?
 
     /// `now` is a monotonic clock; `schedule` runs a closure after a delay on the event loop
     /// (syncs are timed only while unsynced data waits, so an idle session does not wake).
@@ -46,7 +52,7 @@ public final class SessionRecorder: SessionOutput {
             header.deviceAddress = address
             writeHeader()
         }
-        guard let text = line.text() else { return }
+        guard let text = lines.line(for: event, line: &line) else { return }
         if headerWritten {
             append(text)
         } else if case .live = event {
@@ -57,12 +63,21 @@ public final class SessionRecorder: SessionOutput {
         }
     }
 
+    /// The notification's line, on disk before the pipeline has made anything of it (and before
+    /// stdout or the dashboard shows its beats).
+    public func notificationArrived(_ measurement: HeartRateMeasurement, at time: Double) {
+        if !headerWritten { writeHeader() }
+        append(SessionFileLines.packet(measurement, at: time))
+    }
+
     public func finish(_ summary: SessionSummary) {
         if !headerWritten { writeHeader() }
         append(SessionRecords.summary(summary).serialized + "\n")
         sync()
         if descriptor >= 0 { Descriptor.close(descriptor) }
         descriptor = -1
+        guard !failed, let compress else { return }
+        if let failure = compress(path) { onFailure("the session file \(path) stays uncompressed: \(failure)", false) }
     }
 
     private func writeHeader() {

@@ -45,6 +45,9 @@ extension SessionRun {
         let recorder = SessionRecorder(
             descriptor: file.descriptor, path: file.path, header: header, settings: settings.log, now: EventLoop.now,
             schedule: { delay, action in loop.schedule(after: delay, action) })
+        // Sessions in the sessions directory are kept compressed once closed; a file the user
+        // named is left as written.
+        if path == nil { recorder.compress = SessionStore.compress }
         recorder.onFailure = { [unowned self] message, shouldStop in
             report(.notice(message), at: WallClock.now())
             if shouldStop { stop() }

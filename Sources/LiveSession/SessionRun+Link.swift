@@ -30,13 +30,15 @@ extension SessionRun {
             let time = now()
             switch event {
             case .notification(let bytes):
-                // The strap's contact starts and stops its Measurement Data streams.
-                if let measurement = try? HeartRateMeasurement(parsing: bytes), measurement.sensorContact != .notSupported {
+                // Parsed once, for the pipeline and for the strap's contact, which starts and
+                // stops its Measurement Data streams.
+                let measurement = try? HeartRateMeasurement(parsing: bytes)
+                if let measurement, measurement.sensorContact != .notSupported {
                     let detected = measurement.sensorContact == .detected
                     if contact != detected { link.sensorContact(detected) }
                     contact = detected
                 }
-                receive(bytes, at: time)
+                receive(bytes, parsed: measurement, at: time)
             case .measurementData(let frame, let sampleRate):
                 guard case .acceleration(let samples) = frame.samples else { break }
                 receive(acceleration: samples.lazy.map { SIMD3(Double($0.x), Double($0.y), Double($0.z)) }, sampleRate: sampleRate, at: time)

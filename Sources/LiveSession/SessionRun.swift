@@ -1,4 +1,5 @@
 import HRV
+import HeartRateProtocol
 import LivePipeline
 import Platform
 import SelfReport
@@ -31,7 +32,18 @@ public final class SessionRun {
 
     /// One notification's bytes, received at `time`.
     public func receive(_ bytes: [UInt8], at time: Double) {
-        session.receive(bytes, at: time) { report(.live($0), at: time) }
+        receive(bytes, parsed: try? HeartRateMeasurement(parsing: bytes), at: time)
+    }
+
+    /// `bytes` with what they parse into (nil: malformed), for a caller that has parsed them already.
+    func receive(_ bytes: [UInt8], parsed: HeartRateMeasurement?, at time: Double) {
+        guard let measurement = parsed else {
+            return session.receive(bytes, at: time) { report(.live($0), at: time) }  // malformed: said as such
+        }
+        if !measurement.rrIntervals.isEmpty {
+            for output in outputs { output.notificationArrived(measurement, at: time) }
+        }
+        session.receive(measurement, at: time) { report(.live($0), at: time) }
     }
 
     /// Accelerometer samples (mG; x, y, z with z through the strap's face) that came at `time`,

@@ -10,6 +10,12 @@ public enum AtomicFile {
     public static func write(_ bytes: [UInt8], to path: String) -> Errno? {
         var status = stat()
         if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG { return writeInPlace(bytes, to: path) }
+        return create(path) { descriptor in bytes.withUnsafeBytes { FileStream.writeAll($0, to: descriptor) } }
+    }
+
+    /// A regular file at `path` whose bytes `fill` writes to the descriptor it is given (so they
+    /// need not be in memory at once), made as `write` makes one; `fill` returns its failure.
+    public static func create(_ path: String, fill: (Int32) -> Errno?) -> Errno? {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -17,7 +23,7 @@ public enum AtomicFile {
         let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { return .current }
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var failure = bytes.withUnsafeBytes { FileStream.writeAll($0, to: descriptor) } ?? FileStream.sync(descriptor)
+        var failure = fill(descriptor) ?? FileStream.sync(descriptor)
         close(descriptor)
         if failure == nil, rename(temporary, path) != 0 { failure = .current }
         if failure != nil { unlink(temporary) }

@@ -22,4 +22,6 @@ extension Errno {
     public static let addressFamilyNotSupported = Errno(code: EAFNOSUPPORT)
     public static let addressInUse = Errno(code: EADDRINUSE)
     public static let connectionRefused = Errno(code: ECONNREFUSED)
+    public static let ioError = Errno(code: EIO)
+    public static let noMemory = Errno(code: ENOMEM)
 }

@@ -26,6 +26,8 @@ public enum DaysPage {
         body += "<figure>\(StressHeatMap.chart(report))<figcaption>Minutes of stress in each local hour; hover a cell for its numbers.</figcaption></figure>"
         body += StressHeatMap.legend()
         body += selfReportSection(report)
+        body += moodSection(report)
+        body += dass21Section(report)
         body += "<h2>Sessions</h2>" + sessionTable(report)
         body += about(report)
         return ReportPage.document(title: "hrvmon report \(first.text) to \(last.text)", body: body, generated: generated)

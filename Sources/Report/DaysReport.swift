@@ -1,6 +1,7 @@
 import HRV
 import Platform
 import SessionLog
+import SelfReport
 import Settings
 
 /// Several days at a glance: per day the sessions, the time monitored and in stress, the resting
@@ -33,6 +34,12 @@ public struct DaysReport {
     public let sessions: [IndexedSession]
     /// Session files that could not be read: their id and why.
     public let unreadable: [(id: String, reason: String)]
+    /// What is read beside the sessions' lines (set by the command): the detector's state before
+    /// each denied episode, by session id and episode number (from the metrics lines the page
+    /// otherwise skips); the diary's check-ins of these days; the DASS-21 results of these days.
+    public var statesBefore: [String: [Int: String]] = [:]
+    public var diary: [(time: Double, checkIn: CheckIn)] = []
+    public var dass21: [(result: DASS21.Result, time: Double)] = []
 
     /// The `count` days up to `today`, the sessions among `sessions` that started in them.
     public init(sessions candidates: [IndexedSession], unreadable: [(id: String, reason: String)], history: BaselineHistory,

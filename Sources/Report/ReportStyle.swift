@@ -49,7 +49,7 @@ public enum ReportStyle {
         svg .note line { stroke: #7c3aed; stroke-width: 1.2; stroke-dasharray: 3 3; }
         svg .note circle { fill: #7c3aed; } svg .note text { fill: #fff; font-size: 10px; font-weight: 700; }
         svg .bar-stress { fill: #dc2626; } svg .bar-sessions { fill: #64748b; }
-        svg .bar-label { font-size: 10.5px; fill: #334155; }
+        svg .bar-label { font-size: 10.5px; fill: #334155; } svg .bar-trigger { fill: #b45309; }
         svg .day-label { font-size: 11.5px; fill: #334155; }
         svg .empty-label { font-size: 12px; fill: #94a3b8; }
         svg .heat-none { fill: #e9edf2; }

@@ -8,15 +8,36 @@ public struct StressPatterns: Equatable, Sendable {
         /// Unix seconds, and the UTC offset then (seconds east), for local hours and weekdays.
         public var start: Double
         public var utcOffset: Int
-        /// Seconds into the session, with the newest answer (nil: unanswered).
-        public var episodes: [(start: Double, end: Double, answer: EpisodeAnswer?)]
+        public var episodes: [Episode]
 
-        public init(start: Double, utcOffset: Int, episodes: [(start: Double, end: Double, answer: EpisodeAnswer?)]) {
+        public init(start: Double, utcOffset: Int, episodes: [Episode]) {
             self.start = start
             self.utcOffset = utcOffset
             self.episodes = episodes
         }
     }
+
+    /// A flagged stress episode, seconds into its session, with the newest answer (nil:
+    /// unanswered) and the detector's state in the minutes before it.
+    public struct Episode: Sendable {
+        public var start: Double
+        public var end: Double
+        public var answer: EpisodeAnswer?
+        /// The state most of the `beforeSeconds` before the start was judged (a `StressState`'s
+        /// name as session files write it); nil when unknown (not read, or no metrics then).
+        public var stateBefore: String?
+
+        public init(start: Double, end: Double, answer: EpisodeAnswer?, stateBefore: String? = nil) {
+            self.start = start
+            self.end = end
+            self.answer = answer
+            self.stateBefore = stateBefore
+        }
+    }
+
+    /// "The state before" an episode: the five minutes before its start, long enough to hold an
+    /// exercise's end or a change of posture, short enough to be the run-up to it.
+    public static let beforeSeconds = 5.0 * 60
 
     /// Stress under one tag, hour or weekday.
     public struct Tally: Equatable, Sendable {
@@ -43,10 +64,12 @@ public struct StressPatterns: Equatable, Sendable {
     public private(set) var hourByWeekday: [Int: [Int: Tally]] = [:]
     public private(set) var answers: [EpisodeAnswer?: Int] = [:]
     /// The denied episodes' hours (local) and tags, and their and the confirmed ones' lengths.
-    private var deniedHours: [Int] = []
-    private var deniedTags: [String: Int] = [:]
-    private var deniedSeconds: [Double] = []
-    private var confirmedSeconds: [Double] = []
+    public private(set) var deniedHours: [Int] = []
+    public private(set) var deniedTags: [String: Int] = [:]
+    /// The denied episodes by the state before them (those whose state is known).
+    public private(set) var deniedStatesBefore: [String: Int] = [:]
+    public private(set) var deniedSeconds: [Double] = []
+    public private(set) var confirmedSeconds: [Double] = []
 
     /// `checkIns`: every check-in with its Unix time, in sessions and in the diary.
     public init(sessions: [Session], checkIns: [(time: Double, checkIn: CheckIn)]) {
@@ -75,6 +98,7 @@ public struct StressPatterns: Equatable, Sendable {
                     deniedHours.append(hour)
                     deniedSeconds.append(seconds)
                     for tag in [context?.doing, context?.place, context?.company].compactMap({ $0 }) { deniedTags[tag, default: 0] += 1 }
+                    if let state = episode.stateBefore { deniedStatesBefore[state, default: 0] += 1 }
                 case .yes?: confirmedSeconds.append(seconds)
                 default: break
                 }
@@ -113,7 +137,7 @@ public struct StressPatterns: Equatable, Sendable {
         }
         let slots = hourByWeekday.flatMap { weekday, hours in hours.map { (weekday, $0.key, $0.value) } }
             .sorted { ($0.2.minutes, $1.0, $1.1) > ($1.2.minutes, $0.0, $0.1) }.prefix(3)
-        lines.append("Most stress: " + slots.map { "\(Self.weekdays[$0.0]) \($0.1):00–\($0.1 + 1):00 \(Self.minutes($0.2.minutes))" }.joined(separator: "; "))
+        lines.append("Most stress: " + slots.map { "\(Self.weekdayNames[$0.0]) \($0.1):00–\($0.1 + 1):00 \(Self.minutes($0.2.minutes))" }.joined(separator: "; "))
         let yes = answers[.yes] ?? 0, no = answers[.no] ?? 0, unsure = answers[.unsure] ?? 0, open = answers[nil] ?? 0
         lines.append("Was it stress? Of \(Self.count(episodes, "flagged episode")) you confirmed \(yes), denied \(no), were not sure of \(unsure) and left \(open) unanswered.")
         if no > 0 {
@@ -126,6 +150,9 @@ public struct StressPatterns: Equatable, Sendable {
             if let tag = deniedTags.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), tag.value * 2 > no {
                 common.append("\(tag.value) of \(no) while checked in as “\(tag.key)”")
             }
+            if let state = deniedStatesBefore.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), state.value * 2 > no {
+                common.append("\(state.value) of \(no) came after five minutes mostly \(Self.stateWords(state.key))")
+            }
             func meanMinutes(_ seconds: [Double]) -> String { Self.minutes(seconds.reduce(0, +) / Double(seconds.count) / 60) }
             let lengths = "on average \(meanMinutes(deniedSeconds)) long" + (confirmedSeconds.isEmpty ? "" : " (confirmed ones: \(meanMinutes(confirmedSeconds)))")
             lines.append("The episodes you denied: " + (common + [lengths]).joined(separator: "; ") + ".")
@@ -133,7 +160,21 @@ public struct StressPatterns: Equatable, Sendable {
         return lines
     }
 
-    static let weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+    /// A detector state, as in "five minutes mostly …".
+    public static func stateWords(_ state: String) -> String {
+        switch state {
+        case "rest": "at rest"
+        case "elevated": "below your resting HRV without being stress (elevated)"
+        case "stress": "in stress"
+        case "activity": "of physical activity"
+        case "recovery": "recovering from exercise"
+        case "paced_breathing": "of slow paced breathing"
+        case "posture": "just after a change of posture"
+        default: "unjudged (calibrating, poor signal or no contact)"
+        }
+    }
+
+    public static let weekdayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
     static func count(_ value: Int, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
 

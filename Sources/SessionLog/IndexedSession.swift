@@ -159,3 +159,15 @@ public struct IndexedSession: Equatable, Sendable {
     /// a session that ended; the days report counts these).
     public var recordedStressSeconds: Double { stressEpisodes.reduce(0) { $0 + ($1.end - $1.start) } }
 }
+
+extension StressPatterns.Session {
+    /// The session of `start` and its stress episodes as `StressPatterns` takes them, with the
+    /// state before each denied one by episode number from 1 (`statesBefore`, read from the file).
+    public init(start: Double, utcOffset: Int, episodes: [IndexedSession.Episode], statesBefore: [Int: String]) {
+        self.init(
+            start: start, utcOffset: utcOffset,
+            episodes: episodes.enumerated().map { index, episode in
+                StressPatterns.Episode(start: episode.start, end: episode.end, answer: episode.answer, stateBefore: statesBefore[index + 1])
+            })
+    }
+}

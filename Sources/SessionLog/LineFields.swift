@@ -5,7 +5,8 @@ enum LineValue<Object> {
     case null
     case string(String)
     case object(Object)
-    case array
+    /// An array: its numbers when it holds only numbers, nil when it holds anything else.
+    case array([Double]?)
 }
 
 /// Typed access to one line's fields, with errors naming the key: the same for a line scanned in
@@ -88,6 +89,18 @@ extension LineFields {
         }
     }
 
+    /// An array of whole numbers (a packet's `rr_1024`).
+    func integers(_ key: StaticString) throws(SessionFileReader.LineError) -> [Int] {
+        guard case .array(let numbers?)? = value(key) else { throw missing(key, "a list of whole numbers") }
+        var integers: [Int] = []
+        integers.reserveCapacity(numbers.count)
+        for number in numbers {
+            guard number == number.rounded(), abs(number) < 1e15 else { throw missing(key, "a list of whole numbers") }
+            integers.append(Int(number))
+        }
+        return integers
+    }
+
     func object(_ key: StaticString) throws(SessionFileReader.LineError) -> Object? {
         switch value(key) {
         case nil, .null?: return nil
@@ -126,7 +139,16 @@ struct JSONFields: LineFields {
         case .null?: .null
         case .string(let text)?: .string(text)
         case .object(let members)?: .object(JSONFields(members))
-        case .array?: .array
+        case .array(let values)?: .array(Self.numbers(values))
         }
+    }
+
+    private static func numbers(_ values: [JSONValue]) -> [Double]? {
+        var numbers: [Double] = []
+        for value in values {
+            guard case .number(let number) = value else { return nil }
+            numbers.append(number.value)
+        }
+        return numbers
     }
 }

@@ -1,10 +1,10 @@
 /// One session line read in place, as hrvmon writes it: a compact JSON object whose keys and
 /// strings are plain printable ASCII (no escapes) and whose values are numbers, strings, true,
-/// false, null or such objects. The scan only notes where each member's key and value are; a
+/// false, null, arrays of numbers (a packet's `rr_1024`) or such objects. The scan only notes where each member's key and value are; a
 /// value becomes a Double or String when it is asked for (`LineFields`), so a line costs no
 /// dictionary and no allocation beyond the strings kept and a small one for each nested object
 /// scanned or read (hrvmon's lines have few). nil for anything else (whitespace, escapes, other
-/// characters, arrays, more than `capacity` members, a number beyond Double, a line too long for
+/// characters, other arrays, more than `capacity` members, a number beyond Double, a line too long for
 /// the Int32 positions): the reader then parses the line as JSONSerialization did
 /// (`JSONValue.parse`), so every line reads as it did before.
 struct ScannedObject: LineFields {
@@ -22,7 +22,7 @@ struct ScannedObject: LineFields {
         UInt32(truncatingIfNeeded: length) << 16 | UInt32(first) << 8 | UInt32(last)
     }
 
-    enum Kind: UInt8 { case number, string, bool, null, object }
+    enum Kind: UInt8 { case number, string, bool, null, object, numbers }
 
     static let capacity = 32
     private static let maximumDepth = 8
@@ -95,6 +95,10 @@ struct ScannedObject: LineFields {
                 guard let nestedEnd = nested else { return nil }
                 member.kind = .object
                 index = nestedEnd
+            case .openBracket:
+                guard let arrayEnd = numbersEnd(from: index) else { return nil }
+                member.kind = .numbers
+                index = arrayEnd
             case UInt8(ascii: "t"):
                 guard literal("true", at: index) else { return nil }
                 member.kind = .bool
@@ -108,11 +112,7 @@ struct ScannedObject: LineFields {
                 member.kind = .null
                 index += 4
             default:
-                guard let (numberEnd, hasExponent) = numberEnd(from: index) else { return nil }
-                // Without an exponent, up to 308 characters are below 10^308, within Double's
-                // range; a longer number, or one with an exponent, may not be.
-                if hasExponent || numberEnd - index > 308,
-                    NumberToken.value(UnsafeBufferPointer(rebasing: bytes[index..<numberEnd])) == nil { return nil }
+                guard let numberEnd = checkedNumberEnd(from: index, closing: .closeBrace) else { return nil }
                 member.kind = .number
                 index = numberEnd
             }
@@ -149,9 +149,30 @@ struct ScannedObject: LineFields {
         return true
     }
 
+    /// The index after the `]` of an array of numbers starting at `start` (its `[`), with no spaces.
+    private func numbersEnd(from start: Int) -> Int? {
+        var index = start + 1
+        guard index < bytes.count else { return nil }
+        if bytes[index] == .closeBracket { return index + 1 }
+        while true {
+            guard index < bytes.count, let numberEnd = checkedNumberEnd(from: index, closing: .closeBracket) else { return nil }
+            index = numberEnd + 1
+            if bytes[numberEnd] == .closeBracket { return index }
+        }
+    }
+
+    /// The end of a number `numberEnd` finds whose value is a Double: without an exponent, up to
+    /// 308 characters are below 10^308, within Double's range; a longer number, or one with an
+    /// exponent, may not be.
+    private func checkedNumberEnd(from start: Int, closing: UInt8) -> Int? {
+        guard let (end, hasExponent) = numberEnd(from: start, closing: closing) else { return nil }
+        if hasExponent || end - start > 308, NumberToken.value(UnsafeBufferPointer(rebasing: bytes[start..<end])) == nil { return nil }
+        return end
+    }
+
     /// The end of a number of JSON's grammar starting at `start` (no leading zeros; a fraction
-    /// and an exponent each need a digit), ended by `,` or `}`, and whether it has an exponent.
-    private func numberEnd(from start: Int) -> (Int, hasExponent: Bool)? {
+    /// and an exponent each need a digit), ended by `,` or `closing`, and whether it has an exponent.
+    private func numberEnd(from start: Int, closing: UInt8) -> (Int, hasExponent: Bool)? {
         var index = start
         func digits() -> Int {
             let first = index
@@ -175,7 +196,7 @@ struct ScannedObject: LineFields {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == .minus { index += 1 }
             guard digits() > 0 else { return nil }
         }
-        guard index < bytes.count, bytes[index] == .comma || bytes[index] == .closeBrace else { return nil }
+        guard index < bytes.count, bytes[index] == .comma || bytes[index] == closing else { return nil }
         return (index, hasExponent)
     }
 
@@ -216,6 +237,12 @@ struct ScannedObject: LineFields {
         case .bool: return .bool(bytes[start] == UInt8(ascii: "t"))
         case .null: return .null
         case .object: return .object(NestedObject(bytes: bytes, start: start))
+        case .numbers:
+            // The scan checked each number: they split at commas and all have values.
+            let numbers = bytes[start + 1..<end - 1].split(separator: .comma).compactMap {
+                NumberToken.value(UnsafeBufferPointer(rebasing: $0))
+            }
+            return .array(numbers)
         }
     }
 

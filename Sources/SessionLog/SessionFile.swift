@@ -6,6 +6,8 @@ import SelfReport
 /// through the live pipeline, and what the session recorded about itself.
 public struct SessionFile: Sendable {
     public struct Header: Sendable {
+        /// The format version the file was written in (`SessionFileReader.newestVersion` or older).
+        public var version: Int
         public var id: String
         /// Unix seconds.
         public var start: Double
@@ -156,5 +158,22 @@ public struct SessionFile: Sendable {
     /// The newest answer about stress episode `number` (from 1); nil when unanswered.
     public func answer(toEpisode number: Int) -> EpisodeAnswer? {
         labels.last { $0.episode == number }?.answer
+    }
+}
+
+extension SessionFile {
+    /// A session known only by its beats as received (a study's server holds no more): a header
+    /// with the start and its UTC offset, no configuration, no pipeline lines, no events.
+    public init(id: String, start: Double, startLocal: String, program: String, beats: [RawBeat]) {
+        self.init(header: Header(
+            version: SessionFileReader.newestVersion, id: id, start: start, startLocal: startLocal, source: "study", program: program, deviceName: nil, deviceAddress: nil,
+            baseline: nil, configuration: ""))
+        self.beats = beats
+    }
+}
+
+extension SessionFile.RawBeat {
+    public init(time: Double, sequence: Int, ticks: UInt16) {
+        self.init(time: time, sequence: sequence, ticks: ticks, heartRate: 0, contact: "unsupported")
     }
 }

@@ -1,5 +1,6 @@
 import HRV
 import HeartRateProtocol
+import LivePipeline
 import SelfReport
 
 /// Accumulates a session file line by line (`SessionFileReader`): each line's fields, however
@@ -27,6 +28,7 @@ struct SessionFileBuilder {
         let type = try fields.string("type")
         switch type {
         case "rr": try addBeat(fields)
+        case "packet": try addPacket(fields)
         case "nn":
             file!.placed.append(SessionFile.PlacedBeat(
                 seconds: try fields.double("s"), milliseconds: try fields.double("nn_ms"), kind: try fields.string("class"),
@@ -123,28 +125,68 @@ struct SessionFileBuilder {
 
     private mutating func addBeat<Fields: LineFields>(_ fields: Fields) throws(LineError) {
         let ticks = try fields.int("rr_1024")
-        let heartRate = try fields.int("hr_bpm")
-        guard (1...Int(UInt16.max)).contains(ticks) else { throw LineError(reason: "rr_1024 \(ticks) is not a strap interval (1–65535)") }
-        guard (0...Int(UInt16.max)).contains(heartRate) else { throw LineError(reason: "hr_bpm \(heartRate) is out of range") }
+        let heartRateValue = try fields.int("hr_bpm")
+        try Self.checkTicks(ticks)
+        let heartRate = try Self.heartRate(heartRateValue)
         let contactName = try fields.string("contact")
-        guard let contact = HeartRateMeasurement.SensorContact(name: contactName) else {
-            throw LineError(reason: "contact must be detected, not_detected or unsupported, not '\(contactName)'")
-        }
-        let energy = try fields.optionalInt("energy_kj").map { value throws(LineError) -> UInt16 in
-            guard let energy = UInt16(exactly: value) else { throw LineError(reason: "energy_kj \(value) is out of range") }
-            return energy
-        }
+        let contact = try Self.contact(contactName)
+        let energy = try Self.energy(fields)
         let number = try fields.int("pkt")
         let time = try fields.double("t")
         let received = try fields.double("recv")
         let sequence = try fields.int("seq")
         if packet?.number != number {
             flushPacket()
-            packet = (number, HeartRateMeasurement(heartRate: UInt16(heartRate), sensorContact: contact, energyExpended: energy), received)
+            packet = (number, HeartRateMeasurement(heartRate: heartRate, sensorContact: contact, energyExpended: energy), received)
         }
         packet!.measurement.rrIntervals.append(UInt16(ticks))
-        file!.beats.append(SessionFile.RawBeat(
-            time: time, sequence: sequence, ticks: UInt16(ticks), heartRate: UInt16(heartRate), contact: contactName))
+        file!.beats.append(SessionFile.RawBeat(time: time, sequence: sequence, ticks: UInt16(ticks), heartRate: heartRate, contact: contactName))
+    }
+
+    /// A version 2 `packet` line: the notification, and its beats as version 1 wrote them in `rr`
+    /// lines (the times back-dated as the pipeline dates them, numbered from the file's start).
+    private mutating func addPacket<Fields: LineFields>(_ fields: Fields) throws(LineError) {
+        let intervals = try fields.integers("rr_1024")
+        guard !intervals.isEmpty else { throw LineError(reason: "rr_1024 is empty: a packet line has its beats") }
+        for ticks in intervals { try Self.checkTicks(ticks) }
+        let heartRate = try Self.heartRate(try fields.int("hr_bpm"))
+        let contactName = try fields.optionalString("contact") ?? "detected"
+        let contact = try Self.contact(contactName)
+        let energy = try Self.energy(fields)
+        let time = try fields.double("t")
+        flushPacket()
+        let ticks = intervals.map { UInt16($0) }
+        var measurement = HeartRateMeasurement(heartRate: heartRate, sensorContact: contact, energyExpended: energy)
+        measurement.rrIntervals = ticks
+        file!.steps.append(.packet(measurement, time: time))
+        for (interval, beatTime) in zip(ticks, ReceivedBeat.times(of: ticks, arrivedAt: time)) {
+            file!.beats.append(SessionFile.RawBeat(
+                time: beatTime, sequence: file!.beats.count + 1, ticks: interval, heartRate: heartRate, contact: contactName))
+        }
+    }
+
+
+    private static func checkTicks(_ ticks: Int) throws(LineError) {
+        guard (1...Int(UInt16.max)).contains(ticks) else { throw LineError(reason: "rr_1024 \(ticks) is not a strap interval (1–65535)") }
+    }
+
+    private static func heartRate(_ heartRate: Int) throws(LineError) -> UInt16 {
+        guard let value = UInt16(exactly: heartRate) else { throw LineError(reason: "hr_bpm \(heartRate) is out of range") }
+        return value
+    }
+
+    private static func contact(_ name: String) throws(LineError) -> HeartRateMeasurement.SensorContact {
+        guard let contact = HeartRateMeasurement.SensorContact(name: name) else {
+            throw LineError(reason: "contact must be detected, not_detected or unsupported, not '\(name)'")
+        }
+        return contact
+    }
+
+    private static func energy<Fields: LineFields>(_ fields: Fields) throws(LineError) -> UInt16? {
+        try fields.optionalInt("energy_kj").map { value throws(LineError) -> UInt16 in
+            guard let energy = UInt16(exactly: value) else { throw LineError(reason: "energy_kj \(value) is out of range") }
+            return energy
+        }
     }
 
     mutating func flushPacket() {
@@ -172,7 +214,7 @@ struct SessionFileBuilder {
             }
         }
         return SessionFile.Header(
-            id: try fields.string("id"), start: try fields.double("t"), startLocal: try fields.string("start_local"),
+            version: version, id: try fields.string("id"), start: try fields.double("t"), startLocal: try fields.string("start_local"),
             source: try fields.string("source"), program: try fields.string("program"),
             deviceName: try device?.optionalString("name"), deviceAddress: try device?.optionalString("address"),
             baseline: try baseline(fields.object("baseline")), configuration: configuration)

@@ -7,19 +7,22 @@ import Recordings
 /// and reported in `tornLine`; lines of unknown types are skipped, so newer files stay readable.
 public enum SessionFileReader {
     public static let formatName = "hrvmon-session"
-    public static let newestVersion = 1
+    /// 2: `packet` lines instead of `rr`, no `nn`, metrics every 10 s (`SessionFileLines`).
+    public static let newestVersion = 2
 
     /// How much to read: everything; all but the corrected beats and metrics (pages that chart
-    /// the received beats only); or, for listings, all but the per-beat and per-packet lines.
+    /// the received beats only); for listings, all but the per-beat and per-packet lines; or those
+    /// and the metrics lines (the detector's state over time), without the beats.
     public enum Detail: Sendable {
-        case full, beats, overview
+        case full, beats, overview, metrics
 
         /// Prefixes of the lines skipped, as hrvmon writes them.
         var skipped: [[UInt8]] {
             switch self {
             case .full: []
             case .beats: [#"{"type":"nn","#, #"{"type":"metrics","#].map { Array($0.utf8) }
-            case .overview: [#"{"type":"rr","#, #"{"type":"nn","#, #"{"type":"metrics","#].map { Array($0.utf8) }
+            case .overview: [#"{"type":"rr","#, #"{"type":"packet","#, #"{"type":"nn","#, #"{"type":"metrics","#].map { Array($0.utf8) }
+            case .metrics: [#"{"type":"rr","#, #"{"type":"packet","#, #"{"type":"nn","#].map { Array($0.utf8) }
             }
         }
     }
@@ -56,6 +59,7 @@ public enum SessionFileReader {
     /// parsed as JSONSerialization parsed it, so both read every file as before.
     public struct Lines {
         private let source: String
+        private let detail: Detail
         private let skipped: [[UInt8]]
         private let readingInPlace: Bool
         private let lineLimit: LineLimit
@@ -77,6 +81,7 @@ public enum SessionFileReader {
         /// `readingInPlace` false: every line parsed, as before lines were read in place.
         package init(source: String, detail: Detail, readingInPlace: Bool, lineLimit: LineLimit = .standard) {
             self.source = source
+            self.detail = detail
             skipped = detail.skipped
             self.readingInPlace = readingInPlace
             self.lineLimit = lineLimit
@@ -116,8 +121,15 @@ public enum SessionFileReader {
                 throw RecordingError(source: source, line: 1, problem: "empty file, not an hrvmon session", hint: Self.headerHint)
             }
             builder.flushPacket()
-            guard let file = builder.file else {
+            guard var file = builder.file else {
                 throw RecordingError(source: source, line: 1, problem: "not an hrvmon session file (no header line)")
+            }
+            if file.header.version >= 2, case .full = detail {
+                do {
+                    file.placed = try file.replayedCorrectedBeats()
+                } catch {
+                    throw RecordingError(source: source, line: 1, problem: "its header's config cannot be read: \(error)")
+                }
             }
             return file
         }

@@ -151,6 +151,18 @@ public enum SessionRecords {
         }
     }
 
+    /// The session file's line for a notification that carried beats, received at `time`, in
+    /// place of its beats' `rr` lines: what arrived, from which every `rr` field is recomputed
+    /// (`contact` only when not `detected`; `energy_kj` when sent).
+    public static func packet(_ measurement: HeartRateMeasurement, at time: Double) -> JSONObject {
+        with(record("packet", time)) {
+            $0.add("hr_bpm", Int(measurement.heartRate))
+            $0.addIntegers("rr_1024", measurement.rrIntervals.map { Int($0) })
+            if measurement.sensorContact != .detected { $0.add("contact", measurement.sensorContact.name) }
+            if let energy = measurement.energyExpended { $0.add("energy_kj", Int(energy)) }
+        }
+    }
+
     public static func summary(_ summary: SessionSummary) -> JSONObject {
         with(record("summary", summary.time)) {
             $0.add("beats", summary.beats)

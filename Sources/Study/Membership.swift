@@ -4,7 +4,8 @@ import UserData
 /// What a participant keeps of the study, in `$XDG_CONFIG_HOME/hrvmon/study/` (0700): the
 /// invite, which holds the credential (`invite`, 0600), the study's CA (`ca.pem`), the consent
 /// text as accepted (`consent.txt`), and `membership`: `key: value` lines of the study, the
-/// pseudonym, the consent's version, SHA-256 and time, and the categories chosen.
+/// pseudonym, the consent's version, SHA-256 and time, the categories chosen, and when consent was
+/// withdrawn (`leave`), after which nothing is sent.
 public struct Membership: Equatable, Sendable {
     public var study: String
     public var pseudonym: String
@@ -12,6 +13,8 @@ public struct Membership: Equatable, Sendable {
     public var consentSHA256: String
     public var accepted: String
     public var categories: [String]
+    /// When the participant left the study (`Unix-seconds ISO-8601`); nil while taking part.
+    public var left: String? = nil
 
     public static var directory: String { XDGDirectory.config + "/hrvmon/study" }
     static var file: String { directory + "/membership" }
@@ -28,7 +31,7 @@ public struct Membership: Equatable, Sendable {
         accepted: \(accepted)
         categories: \(categories.joined(separator: ","))
 
-        """
+        """ + (left.map { "left: \($0)\n" } ?? "")
     }
 
     /// The membership recorded by `join`; nil when this user has joined no study.
@@ -48,7 +51,7 @@ public struct Membership: Equatable, Sendable {
         }
         return Membership(
             study: study, pseudonym: pseudonym, consentVersion: version, consentSHA256: sha256, accepted: accepted,
-            categories: categories.split(separator: ",").map(String.init))
+            categories: categories.split(separator: ",").map(String.init), left: fields["left"])
     }
 
     /// The invite kept at `join`, whose credential `sync` connects with.
@@ -62,8 +65,9 @@ public struct Membership: Equatable, Sendable {
         }
     }
 
-    /// Writes `bytes` to `path` in the study's directory, 0600, whole or not at all.
-    static func store(_ text: String, at path: String) throws(StudyFailure) {
+    /// Writes `text` to `path` in `directory` (the study's configuration, or its data for the sent
+    /// state), made 0700 when missing; the file 0600, whole or not at all.
+    static func store(_ text: String, at path: String, in directory: String = Membership.directory) throws(StudyFailure) {
         do { try DataDirectory.makePrivateDirectory(directory) } catch { throw .file(error.description) }
         if let failure = AtomicFile.write(Array(text.utf8), to: path) { throw .file("\(path): \(failure)") }
     }
@@ -72,4 +76,7 @@ public struct Membership: Equatable, Sendable {
 extension Membership {
     /// When consent was given, Unix seconds: sessions that started before it are not sent.
     public var acceptedTime: Double { Double(accepted.prefix { $0 != " " }) ?? .infinity }
+
+    /// Kept here: the membership as it is now.
+    func save() throws(StudyFailure) { try Self.store(text, at: Self.file) }
 }

@@ -39,7 +39,7 @@ public enum StudyShow {
             pseudonym: \(membership.pseudonym)
             consent: version \(membership.consentVersion) (SHA-256 \(membership.consentSHA256)), accepted \(membership.accepted.split(separator: " ").last ?? "")
             categories chosen: \(membership.categories.joined(separator: ", "))\(notSent.isEmpty ? "" : "; never sent: " + notSent.joined(separator: ", "))
-            \(rr)\(others.isEmpty ? "" : "\n" + others.joined(separator: ", ") + ": chosen, not yet sent by this version of hrvmon (only rr is)")
+            \(rr)\(others.isEmpty ? "" : "\n" + others.joined(separator: ", ") + ": chosen, not yet sent by this version of hrvmon (only rr is)")\(membership.left.map { "\nleft the study \($0.split(separator: " ").last ?? ""): nothing more is sent" } ?? "")
 
             """
     }

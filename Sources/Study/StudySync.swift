@@ -99,7 +99,8 @@ struct SentState {
         var isComplete: Bool
     }
 
-    static var file: String { DataDirectory.path + "/study/sent" }
+    static var directory: String { DataDirectory.path + "/study" }
+    static var file: String { directory + "/sent" }
 
     var entries: [String: Entry] = [:]
 
@@ -120,7 +121,6 @@ struct SentState {
 
     func save() throws(StudyFailure) {
         let text = entries.keys.sorted().map { "\($0) \(entries[$0]!.lastSequence) \(entries[$0]!.isComplete ? "complete" : "open")\n" }.joined()
-        do { try DataDirectory.makePrivateDirectory(DataDirectory.path + "/study") } catch { throw .file(error.description) }
-        if let failure = AtomicFile.write(Array(text.utf8), to: Self.file) { throw .file("\(Self.file): \(failure)") }
+        try Membership.store(text, at: Self.file, in: Self.directory)
     }
 }

@@ -39,14 +39,37 @@ public enum SelfReportStore {
         return entries
     }
 
+    /// The diary's check-ins from local day `day` on (all with nil), oldest first; none when the
+    /// diary cannot be read (`history` and `report --days` show the sessions' then).
+    public static func diaryCheckIns(since day: String?) -> [(time: Double, checkIn: CheckIn)] {
+        ((try? entries(of: diaryFile)) ?? []).compactMap { entry in
+            guard case .checkIn(let checkIn, let time) = entry, WallClock.day(time) >= (day ?? "") else { return nil }
+            return (time, checkIn)
+        }
+    }
+
+    /// The DASS-21 results from local day `day` on, oldest first; none when unreadable.
+    public static func dass21Results(since day: String?) -> [(result: DASS21.Result, time: Double)] {
+        ((try? entries(of: dass21File)) ?? []).compactMap { entry in
+            guard case .dass21(let result, let time) = entry, WallClock.day(time) >= (day ?? "") else { return nil }
+            return (result, time)
+        }
+    }
+
     /// Appends the `label` line of an answer to a session's file: the file stays append-only.
     public static func appendLabel(_ label: EpisodeLabel, at time: Double, toSession path: String) throws(DataDirectory.Failure) {
         var line = SessionLine(.label(label), at: time)
-        try append(line.text()!, to: path, creating: false)
+        let bytes = Array(line.text()!.utf8)
+        // An ended session is usually compressed: the line goes in as a gzip member of its own.
+        try append(path.hasSuffix(SessionStore.compressedExtension) ? Gzip.member(bytes) : bytes, to: path, creating: false)
     }
 
     /// One write of a whole line with O_APPEND, so lines from two processes never interleave.
-    private static func append(_ line: String, to file: String, creating: Bool = true) throws(DataDirectory.Failure) {
+    private static func append(_ line: String, to file: String) throws(DataDirectory.Failure) {
+        try append(Array(line.utf8), to: file, creating: true)
+    }
+
+    private static func append(_ bytes: [UInt8], to file: String, creating: Bool) throws(DataDirectory.Failure) {
         if creating { try DataDirectory.makePrivateDirectory(DataDirectory.path) }
         guard creating || FileSystem.exists(file) else { throw DataDirectory.Failure(path: file, reason: "does not exist") }
         let descriptor: Int32
@@ -55,7 +78,7 @@ public enum SelfReportStore {
         case .failure(let failure): throw DataDirectory.Failure(path: file, reason: failure.description)
         }
         defer { Descriptor.close(descriptor) }
-        let failure = Array(line.utf8).withUnsafeBytes { FileStream.writeAll($0, to: descriptor) }
+        let failure = bytes.withUnsafeBytes { FileStream.writeAll($0, to: descriptor) }
         if let failure { throw DataDirectory.Failure(path: file, reason: failure.description) }
     }
 }
@@ -69,9 +92,7 @@ extension SelfReportStore {
     public static func earlierCheckIns() -> [CheckIn] {
         var checkIns: [CheckIn] = []
         for path in SessionStore.all().suffix(sessionsForVocabulary) {
-            guard let input = try? InputFile(opening: path) else { continue }
-            var lines = SessionFileReader.Lines(source: path, detail: .overview)
-            guard (try? input.forEachPiece(size: 1 << 20, { try lines.feed($0) })) != nil, let file = try? lines.finish() else { continue }
+            guard let file = try? SessionFileReader.read(path: path, detail: .overview) else { continue }
             checkIns += file.checkIns.map(\.checkIn)
         }
         for case .checkIn(let checkIn, _) in (try? entries(of: diaryFile)) ?? [] { checkIns.append(checkIn) }

@@ -2,13 +2,15 @@ import FoundationEssentials
 import Platform
 import SessionLog
 
-/// The session files: `$XDG_DATA_HOME/hrvmon/sessions/ID.jsonl`, the id being the local start time
+/// The session files: `$XDG_DATA_HOME/hrvmon/sessions/ID.jsonl`, `ID.jsonl.gz` once closed, the id being the local start time
 /// `YYYYMMDD-HHMMSS` (with `-2`, `-3`… when two start in the same second). 0600 files in 0700
 /// directories; created exclusively, so a session never overwrites or mixes into another.
 public enum SessionStore {
     public static var directory: String { DataDirectory.path + "/sessions" }
 
     public static let fileExtension = ".jsonl"
+    /// A closed session's file, compressed (`compress`).
+    public static let compressedExtension = ".jsonl.gz"
 
     public struct OpenedFile {
         public var descriptor: Int32
@@ -47,12 +49,37 @@ public enum SessionStore {
     /// Session files in the sessions directory, oldest first; with `since`, only those whose id
     /// (which begins with the local start date, YYYYMMDD) is not older, so older files need not be
     /// read. Files named otherwise are always included.
+    /// A session is in one file, `ID.jsonl` or (closed) `ID.jsonl.gz`; when a crash while it was
+    /// compressed left both, the `.jsonl` is listed: it is the whole session, whatever the other holds.
     public static func all(since day: CalendarDay? = nil) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let first = day?.text.filter { $0 != "-" } ?? ""
+        let sessions = names.filter { isSessionName($0) && $0 >= first }
+        let plain = Set(sessions.filter { $0.hasSuffix(fileExtension) })
         // Each name's order made once, not at every comparison: a year's listing sorts 365.
-        return names.filter { $0.hasSuffix(fileExtension) && $0 >= first }.map { (name: $0, order: startOrder(id(of: $0))) }
+        return sessions.filter { !$0.hasSuffix(compressedExtension) || !plain.contains(String($0.dropLast(3))) }
+            .map { (name: $0, order: startOrder(id(of: $0))) }
             .sorted { $0.order < $1.order }.map { directory + "/" + $0.name }
+    }
+
+    private static func isSessionName(_ name: String) -> Bool {
+        name.hasSuffix(fileExtension) || name.hasSuffix(compressedExtension)
+    }
+
+    /// Compresses a closed session's file `path` (`ID.jsonl`) into `ID.jsonl.gz`, whole or not at
+    /// all (written beside it, synced, renamed), then removes `path`. A crash between the two
+    /// leaves both, and `all` lists the `.jsonl`; on a failure `path` stays as it is.
+    public static func compress(_ path: String) -> FileOpenError? {
+        if let failure = Gzip.compress(path, to: path + ".gz") { return failure }
+        return FileSystem.remove(path).map { FileOpenError(path: path, reason: $0.description, action: "remove") }
+    }
+
+    /// The files a session may be in: `path` and its other form (`.jsonl` and `.jsonl.gz`), for
+    /// `delete`, which removes both.
+    public static func forms(of path: String) -> [String] {
+        if path.hasSuffix(compressedExtension) { return [path, String(path.dropLast(3))] }
+        if path.hasSuffix(fileExtension) { return [path, path + ".gz"] }
+        return [path]
     }
 
     /// A session by id (or a unique prefix of one), or by path when `acceptingPaths`: every
@@ -63,7 +90,7 @@ public enum SessionStore {
         if reference.trimming(.spacesAndNewlines).isEmpty {
             throw DataDirectory.Failure(path: directory, reason: "SESSION is empty: give a session id; `hrvmon sessions` lists them")
         }
-        if reference.contains("/") || reference.hasSuffix(fileExtension) || (acceptingPaths && FileSystem.isRegularFile(reference)) {
+        if reference.contains("/") || isSessionName(reference) || (acceptingPaths && FileSystem.isRegularFile(reference)) {
             guard acceptingPaths else {
                 throw DataDirectory.Failure(path: reference, reason: "not a session id; `hrvmon sessions` lists them (only sessions in \(directory) are deleted)")
             }
@@ -91,7 +118,8 @@ public enum SessionStore {
 
     public static func id(of path: String) -> String {
         let name = lastComponent(of: path)
-        return name.hasSuffix(fileExtension) ? String(name.dropLast(fileExtension.count)) : name
+        for suffix in [compressedExtension, fileExtension] where name.hasSuffix(suffix) { return String(name.dropLast(suffix.count)) }
+        return name
     }
 
     /// `a/b.jsonl` → `b.jsonl`, ignoring repeated and trailing slashes (`a//b/` → `b`): as

@@ -95,7 +95,7 @@ struct Analyze: ParsableCommand {
         } catch {
             throw badInput(error)
         }
-        if Self.isSessionFile(start) {
+        if Self.isSessionFile(start) || Gzip.begins(start) {
             return try replay(source)
         }
         let settings = try config.load()
@@ -128,7 +128,7 @@ struct Analyze: ParsableCommand {
 }
 
 extension Analyze {
-    /// Session files are JSON Lines; RR files never start with `{`.
+    /// Session files are JSON Lines (or, closed, gzip: `Gzip.begins`); RR files never start with `{`.
     static func isSessionFile(_ bytes: [UInt8]) -> Bool {
         bytes.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") } == UInt8(ascii: "{")
     }

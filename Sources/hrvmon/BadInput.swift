@@ -16,6 +16,17 @@ func badInputOnFailure<Value, Failure: Error>(_ body: () throws(Failure) -> Valu
     }
 }
 
+/// `body`'s value; its failure (a file that cannot be read or written) said on stderr and the
+/// exit status 1.
+func failureOnError<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(ExitCode) -> Value {
+    do {
+        return try body()
+    } catch {
+        FileStream.printError("hrvmon: \(error)")
+        throw ExitCode(1)
+    }
+}
+
 /// A session file left out of a listing because it cannot be read: said on stderr, not fatal.
 func reportSkipped(_ error: some Error) {
     FileStream.printError("hrvmon: skipping \(error)")

@@ -24,6 +24,23 @@ struct ConfigOptions: ParsableArguments {
         return try SettingsFile.parse(String(decoding: try InputFile.read(resolvedPath), as: UTF8.self), source: resolvedPath)
     }
 
+    /// The file's text; empty when it does not exist yet.
+    func text() throws -> String {
+        FileSystem.exists(resolvedPath) ? String(decoding: try badInputOnFailure { try InputFile.read(resolvedPath) }, as: UTF8.self) : ""
+    }
+
+    /// Replaces the file with `text`, whole or not at all (its missing directories made, 0700 as
+    /// XDG asks).
+    func write(_ text: String) throws {
+        for (index, character) in resolvedPath.enumerated() where character == "/" && index > 0 {
+            _ = FileSystem.makeDirectory(String(resolvedPath.prefix(index)), permissions: 0o700)
+        }
+        if let failure = AtomicFile.write(Array(text.utf8), to: resolvedPath) {
+            FileStream.printError("hrvmon: cannot write \(resolvedPath): \(failure)")
+            throw ExitCode(1)
+        }
+    }
+
     /// The file named, or the default one.
     var resolvedPath: String { path ?? Self.defaultPath }
 

@@ -62,12 +62,7 @@ struct DASS21Command: ParsableCommand {
         }
         let result = try answers.map { try DASS21.parse(answers: $0) } ?? ask()
         let now = WallClock.now()
-        do {
-            try SelfReportStore.add(result, at: now)
-        } catch {
-            FileStream.printError("hrvmon: \(error)")
-            throw ExitCode(1)
-        }
+        try failureOnError { try SelfReportStore.add(result, at: now) }
         print(format == .json ? DASS21Text.json(result).serialized + "\n" : DASS21Text.result(result, previous: kept.last), terminator: "")
     }
 

@@ -15,7 +15,7 @@ struct Hrvmon: ParsableCommand {
         version: version,
         subcommands: [
             Analyze.self, Scan.self, Monitor.self, Check.self, Demo.self, Simulate.self, Breathe.self, Resonance.self, BaselineCommand.self,
-            Config.self,
+            Config.self, Stress.self,
             Sessions.self, History.self, Note.self, CheckInCommand.self, Label.self, DASS21Command.self, Remind.self, Export.self, Delete.self, Report.self, Doctor.self, StudyCommand.self,
         ]
     )

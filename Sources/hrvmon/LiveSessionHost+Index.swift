@@ -1,12 +1,16 @@
 import Analysis
 import LiveSession
+import Platform
 import UserData
 
 extension LiveSessionHost {
     /// Adds the session just kept (its file closed with its summary) to the session index, so
     /// that the next `sessions` need not read it.
     func addToIndex() {
-        guard let recorder, !recorder.failed, recorder.path.hasPrefix(SessionStore.directory + "/") else { return }
-        SessionIndex.user.add(recorder.path)
+        guard let recorder, !recorder.failed, recorder.path.hasPrefix(SessionStore.directory + "/"),
+            // Compressed as it closed, unless that failed: the form a listing will find.
+            let kept = SessionStore.forms(of: recorder.path).first(where: FileSystem.isRegularFile)
+        else { return }
+        SessionIndex.user.add(kept)
     }
 }

@@ -65,7 +65,7 @@ struct Report: ParsableCommand {
             // Its start tells a session file from an RR recording, as `analyze` tells them apart;
             // an empty file goes to the session reader, which says it is empty.
             let start = try input.peek(64)
-            if !start.isEmpty, !Analyze.isSessionFile(start) { throw Self.notASession(input, path: path) }
+            if !start.isEmpty, !Analyze.isSessionFile(start), !Gzip.begins(start) { throw Self.notASession(input, path: path) }
             file = try SessionFileReader.read(input: input, source: path)
         } catch {
             throw badInput(error)
@@ -108,12 +108,20 @@ struct Report: ParsableCommand {
         do { history = try DataDirectory.loadHistory() } catch { throw badInput(error) }
         let today = CalendarDay(WallClock.day(generated))!
         var unreadable: [(id: String, reason: String)] = []
-        let paths = SessionStore.all(since: CalendarDay(ordinal: today.ordinal - (count - 1)))
-        let sessions = SessionIndex.user.entries(of: paths) { error in
+        let first = CalendarDay(ordinal: today.ordinal - (count - 1))
+        let sessions = SessionIndex.user.entries(of: SessionStore.all(since: first)) { error in
             FileStream.printError("hrvmon: \(error); left out of the report")
             unreadable.append((SessionStore.id(of: error.source), "\(error)"))
         }
-        let report = DaysReport(sessions: sessions, unreadable: unreadable, history: history, settings: settings, today: today, count: count)
+        // The index has no metrics: the minutes before a denied episode are read from its file.
+        var statesBefore: [String: [Int: String]] = [:]
+        for entry in sessions {
+            statesBefore[entry.id] = SessionSelfReport.statesBeforeDenied(path: entry.key.path, entry.stressEpisodes)
+        }
+        var report = DaysReport(sessions: sessions, unreadable: unreadable, history: history, settings: settings, today: today, count: count)
+        report.statesBefore = statesBefore
+        report.diary = SelfReportStore.diaryCheckIns(since: first.text)
+        report.dass21 = SelfReportStore.dass21Results(since: first.text)
         return (DaysPage.render(report, generated: generated), "hrvmon-\(today.text)-\(count)days.html")
     }
 }

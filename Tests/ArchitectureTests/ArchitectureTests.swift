@@ -91,7 +91,7 @@ import Testing
     @Test func theDomainIsPure() {
         let domain = ["HeartRateProtocol", "PolarMeasurementData", "HRV", "Simulation", "Recordings", "Settings", "SelfReport", "LivePipeline", "SessionLog", "Exports"]
         let edge: Set = [
-            "Platform", "CDBus", "DBus", "BlueZ", "CBluetooth", "BluetoothHCI", "LabStreamingLayer", "CPostgres", "StudyDatabase", "Glibc", "Musl", "Darwin",
+            "Platform", "CZlib", "CDBus", "DBus", "BlueZ", "CBluetooth", "BluetoothHCI", "LabStreamingLayer", "CPostgres", "StudyDatabase", "Glibc", "Musl", "Darwin",
         ]
         for name in domain {
             #expect(Self.targets[name]?.dependencies.isDisjoint(with: edge) == true, "\(name) depends on the edge")
@@ -125,6 +125,26 @@ import Testing
         for file in Self.swiftFiles(in: Repository.root.appendingPathComponent("Sources")) {
             let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count
             #expect(lines <= 400, "\(file.path): \(lines) lines")
+        }
+    }
+
+    /// scripts/fuzz.sh builds FuzzChecks with swiftc, not SwiftPM, from its own list of modules:
+    /// that list holds every module FuzzChecks depends on, each after its own dependencies.
+    @Test func theFuzzBuildListsFuzzChecksDependenciesInOrder() throws {
+        let script = try String(contentsOf: Repository.root.appendingPathComponent("scripts/fuzz.sh"), encoding: .utf8)
+        let list = try #require(script.firstMatch(of: /\nmodules=\(([^)]*)\)/), "scripts/fuzz.sh has no modules=(...) line")
+        let modules = list.1.split(separator: " ").map(String.init)
+        var needed: Set<String> = []
+        var next = ["FuzzChecks"]
+        while let name = next.popLast() {
+            guard needed.insert(name).inserted else { continue }
+            next += Self.targets[name]?.dependencies ?? []
+        }
+        #expect(needed.subtracting(modules).isEmpty, "scripts/fuzz.sh does not build \(needed.subtracting(modules).sorted())")
+        for (position, name) in modules.enumerated() {
+            let later = Set(modules[(position + 1)...])
+            let early = (Self.targets[name]?.dependencies ?? []).intersection(later)
+            #expect(early.isEmpty, "scripts/fuzz.sh builds \(name) before its dependencies \(early.sorted())")
         }
     }
 

@@ -1,5 +1,6 @@
 import Platform
 import Report
+import SelfReport
 import SessionLog
 import TestSupport
 import Testing
@@ -49,5 +50,34 @@ import Testing
         let empty = DaysPage.render(
             DaysReport(sessions: [], unreadable: [], history: BaselineHistory(), settings: .init(), today: today, count: 7), generated: ReportTests.start)
         #expect(!empty.contains("What your check-ins and answers show"))
+    }
+}
+
+/// The days report's trigger chart, mood by day beside the resting values, DASS-21 over time.
+@Suite struct DaysReportSelfReportTests {
+    @Test func triggerChartMoodAndDASS21() throws {
+        let fixture = SessionFixture(start: ReportTests.start)
+        let file = try SessionFileReader.read(Array(fixture.text.utf8), source: "fixture.jsonl")
+        let episode = try #require(file.stressEpisodes.first)
+        let label = #"{"type":"label","t":\#(ReportTests.start + 3000),"episode":1,"start_s":\#(episode.start),"answer":"no","via":"command"}"#
+        let labelled = try SessionFileReader.read(Array((fixture.text + label + "\n").utf8), source: "fixture.jsonl")
+        let today = try #require(CalendarDay(WallClock.day(ReportTests.start)))
+        var report = DaysReport(
+            sessions: [IndexedSession(key: ReportTests.noKey, file: labelled)], unreadable: [], history: BaselineHistory(), settings: .init(), today: today, count: 7)
+        report.statesBefore = [labelled.header.id: [1: "recovery"]]
+        // The diary's check-in describes the episode (within 30 minutes), and gives the day a mood.
+        report.diary = [(ReportTests.start + 30, CheckIn(mood: .great, doing: "exam", company: nil, place: "library"))]
+        report.dass21 = [(DASS21.Result(answers: Array(repeating: 1, count: 21)), ReportTests.start - 86_400)]
+        let page = DaysPage.render(report, generated: ReportTests.start + 3600)
+        ReportTests.expectWellFormed(page)
+        #expect(page.contains(#"<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 960"#))
+        #expect(page.contains("<title>doing exam: 2 min of stress, 1 episode, 0 confirmed</title>"))
+        #expect(page.contains("<title>where library: 2 min of stress, 1 episode, 0 confirmed</title>"))
+        #expect(page.contains("1 of 1 came after five minutes mostly recovering from exercise"))
+        #expect(page.contains("<h2>Mood and resting HRV by day</h2>"))
+        #expect(page.contains(#"<td class="number">5.0 (great)</td><td class="number">1</td>"#), "the day's mood and check-ins")
+        #expect(page.contains("<h2>DASS-21 over time</h2>"))
+        #expect(page.contains(#"<td class="number">14 moderate</td>"#))
+        #expect(page.contains(DASS21.notADiagnosis.htmlEscaped))
     }
 }

@@ -9,9 +9,9 @@ import Testing
     /// at UTC+1 so the local hours are one later.
     static func patterns() -> StressPatterns {
         let sessions = [
-            StressPatterns.Session(start: monday + 9 * 3600, utcOffset: 3600, episodes: [(600, 900, .yes), (1800, 2400, nil)]),
-            StressPatterns.Session(start: monday + 20 * 3600, utcOffset: 3600, episodes: [(0, 120, .no)]),
-            StressPatterns.Session(start: monday + 2 * 86_400 + 20 * 3600, utcOffset: 3600, episodes: [(60, 180, .no)]),
+            StressPatterns.Session(start: monday + 9 * 3600, utcOffset: 3600, episodes: [.init(start: 600, end: 900, answer: .yes), .init(start: 1800, end: 2400, answer: nil)]),
+            StressPatterns.Session(start: monday + 20 * 3600, utcOffset: 3600, episodes: [.init(start: 0, end: 120, answer: .no, stateBefore: "recovery")]),
+            StressPatterns.Session(start: monday + 2 * 86_400 + 20 * 3600, utcOffset: 3600, episodes: [.init(start: 60, end: 180, answer: .no, stateBefore: "recovery")]),
         ]
         let checkIns: [(time: Double, checkIn: CheckIn)] = [
             (monday + 9 * 3600 + 300, CheckIn(mood: .low, doing: "exam", company: "alone", place: "library")),
@@ -43,14 +43,14 @@ import Testing
         #expect(lines.contains("Stress by doing: exam 15 min (2 episodes, 1 confirmed); running 2 min (1 episode, 0 confirmed)"))
         #expect(lines.contains("Most stress: Monday 10:00–11:00 15 min; Monday 21:00–22:00 2 min; Wednesday 21:00–22:00 2 min"))
         #expect(lines.contains("Was it stress? Of 4 flagged episodes you confirmed 1, denied 2, were not sure of 0 and left 1 unanswered."))
-        #expect(lines.contains("The episodes you denied: 2 of 2 in the evening (18–24 h); on average 2 min long (confirmed ones: 5 min)."))
+        #expect(lines.contains("The episodes you denied: 2 of 2 in the evening (18–24 h); 2 of 2 came after five minutes mostly recovering from exercise; on average 2 min long (confirmed ones: 5 min)."))
         #expect(StressPatterns(sessions: [], checkIns: []).lines == ["No stress episodes in these days."])
     }
 
     @Test func weekdaysBeforeTheEpochAndAcrossMidnight() {
         // Sunday 1969-12-28 23:30 UTC at UTC+1 is Monday 00:30 local.
         let patterns = StressPatterns(
-            sessions: [StressPatterns.Session(start: -(4 * 86_400) + 23.5 * 3600, utcOffset: 3600, episodes: [(0, 60, nil)])], checkIns: [])
+            sessions: [StressPatterns.Session(start: -(4 * 86_400) + 23.5 * 3600, utcOffset: 3600, episodes: [.init(start: 0, end: 60, answer: nil)])], checkIns: [])
         #expect(patterns.hourByWeekday[0]?[0]?.episodes == 1)
     }
 }

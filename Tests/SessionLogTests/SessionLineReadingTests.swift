@@ -60,12 +60,22 @@ import Testing
         // A number beyond Double's range without an exponent: the line is parsed (and refused).
         let huge = Array((Self.lines[..<5].joined(separator: "\n") + "\n{\"type\":\"gap\",\"t\":1" + String(repeating: "0", count: 400) + "}\n").utf8)
         for bytes in [Self.whole, torn, damaged, huge, Array(Self.whole.dropLast()), [], [0x0A]] {
-            for detail in [SessionFileReader.Detail.full, .beats, .overview] {
+            for detail in [SessionFileReader.Detail.full, .beats, .overview, .metrics] {
                 let parsed = read(bytes, pieceSize: bytes.count, inPlace: false, detail: detail)
                 #expect(read(bytes, pieceSize: pieceSize, inPlace: true, detail: detail) == parsed)
                 #expect(read(bytes, pieceSize: pieceSize, inPlace: false, detail: detail) == parsed)
             }
         }
+    }
+
+    /// `.metrics` (for the state before a denied episode): the metrics as `.full` reads them,
+    /// no beats.
+    @Test func metricsDetailReadsTheMetricsWithoutTheBeats() throws {
+        let full = try SessionFileReader.read(Self.whole, source: "test")
+        let metrics = try SessionFileReader.read(Self.whole, source: "test", detail: .metrics)
+        #expect(!full.metrics.isEmpty && !full.beats.isEmpty)
+        #expect(metrics.metrics.map(\.sessionSeconds) == full.metrics.map(\.sessionSeconds) && metrics.metrics.map(\.state) == full.metrics.map(\.state))
+        #expect(metrics.beats.isEmpty && metrics.placed.isEmpty)
     }
 
     @Test func valuesAsWritten() throws {

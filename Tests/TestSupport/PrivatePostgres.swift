@@ -62,18 +62,9 @@ public final class PrivatePostgres: @unchecked Sendable {
     /// psql's run of `sql` with `connection` (a conninfo) and `password`: a client other than
     /// hrvmon, to try what a participant's credential allows.
     public func psql(_ connection: String, password: String, _ sql: String) throws -> Hrvmon.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.psql)
-        process.arguments = ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", connection, "-c", sql]
-        process.environment = ["PGPASSWORD": password, "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let (outputData, errorData) = TestChild.collect(process, output: output, errors: errors)
-        return Hrvmon.Result(
-            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self), stderr: String(decoding: errorData, as: UTF8.self))
+        let ran = try TestChild.run(
+            Self.psql, ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", connection, "-c", sql], environment: ["PGPASSWORD": password, "PATH": "/usr/bin:/bin"])
+        return Hrvmon.Result(status: ran.status, stdout: ran.text, stderr: ran.errors)
     }
 
     /// Idempotent: the script stops the server and removes its directory when its stdin closes.

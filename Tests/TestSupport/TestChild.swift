@@ -40,6 +40,47 @@ public enum TestChild {
         }
     }
 
+    /// What a tool run to its end wrote, and its exit status.
+    public struct ToolResult {
+        public var status: Int32
+        public var output: Data
+        public var errors: String
+
+        /// The standard output as text.
+        public var text: String { String(decoding: output, as: UTF8.self) }
+    }
+
+    /// A system tool (gzip, sha256sum, mandoc, psql) run to its end, its standard output and error
+    /// apart. `input`, when given, is fed to its standard input from another thread, so a tool
+    /// that writes before it has read everything cannot deadlock against us; without it the tool
+    /// reads /dev/null. `environment`: the tool's whole environment instead of the test's.
+    public static func run(_ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil) throws -> ToolResult {
+        // A tool that exits before reading all of its input makes the write fail with EPIPE, not
+        // kill the test process.
+        signal(SIGPIPE, SIG_IGN)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let output = Pipe()
+        let errors = Pipe()
+        let standardInput = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input == nil ? FileHandle.nullDevice : standardInput
+        try process.run()
+        let fed = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            defer { fed.signal() }
+            guard let input else { return }
+            try? standardInput.fileHandleForWriting.write(contentsOf: input)
+            try? standardInput.fileHandleForWriting.close()
+        }
+        let (outputData, errorData) = collect(process, output: output, errors: errors)
+        fed.wait()
+        return ToolResult(status: process.terminationStatus, output: outputData, errors: String(decoding: errorData, as: UTF8.self))
+    }
+
     /// Everything a started child writes on `output` and `errors` until it exits, both pipes
     /// drained at once so a large output on either cannot block it.
     public static func collect(_ process: Process, output: Pipe, errors: Pipe) -> (output: Data, errors: Data) {

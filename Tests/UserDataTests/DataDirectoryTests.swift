@@ -21,6 +21,29 @@ import UserData
         try body(home)
     }
 
+    /// A closed session is `ID.jsonl.gz`: listed, found and named by its id. A crash while it
+    /// was compressed leaves both files: the whole `.jsonl` is the one listed. `compress` leaves
+    /// only the `.gz`, and `forms` names both for `delete`.
+    @Test func compressedSessionsAreListedOnce() throws {
+        try inFreshDataHome { _ in
+            let plain = try SessionStore.create(start: 1_800_000_000)
+            let closed = try SessionStore.create(start: 1_800_000_100)
+            Descriptor.close(plain.descriptor)
+            Descriptor.close(closed.descriptor)
+            #expect(AtomicFile.write(Array("{}\n".utf8), to: closed.path) == nil)
+            #expect(SessionStore.compress(closed.path) == nil)
+            #expect(!FileSystem.exists(closed.path) && FileSystem.exists(closed.path + ".gz"))
+            #expect(SessionStore.all() == [plain.path, closed.path + ".gz"])
+            #expect(SessionStore.id(of: closed.path + ".gz") == closed.id)
+            #expect(try SessionStore.find(closed.id) == closed.path + ".gz")
+            // Both forms, as a crash between the rename and the unlink leaves them.
+            #expect(AtomicFile.write(Array("{}\n".utf8), to: closed.path) == nil)
+            #expect(SessionStore.all() == [plain.path, closed.path])
+            #expect(SessionStore.forms(of: closed.path) == [closed.path, closed.path + ".gz"])
+            #expect(SessionStore.forms(of: closed.path + ".gz") == [closed.path + ".gz", closed.path])
+        }
+    }
+
     @Test func sessionFilesArePrivateAndNeverReused() throws {
         try inFreshDataHome { home in
             let start = 1_800_000_000.0

@@ -29,7 +29,7 @@ import Testing
         try FileManager.default.createDirectory(at: home.appendingPathComponent("hrvmon"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: file, to: home.appendingPathComponent("hrvmon/config"))
         let shown = try Hrvmon.run(["config"], environment: ["XDG_CONFIG_HOME": home.path]).stdout
-        #expect(shown.contains("breathing.rate = 5\n"))
+        #expect(shown.contains("breathing.rate = 5 (default 6)\n"), "a changed value shows its default")
     }
 
     @Test func invalidFileExitsTwo() throws {

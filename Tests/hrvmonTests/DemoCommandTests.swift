@@ -170,7 +170,7 @@ import Testing
         let demo = try Hrvmon.run(["demo", "--scenario", Self.walk, "--speed", "1000", "--save"], environment: environment)
         #expect(demo.status == 0, "\(demo.stderr)")
         let directory = home + "/data/hrvmon/sessions"
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasSuffix(".jsonl") })
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasSuffix(".jsonl.gz") })
         let analysed = try #require(try Hrvmon.run(["analyze", "--format", "json", directory + "/" + name], environment: environment).json)
         #expect((analysed["stress_windows"] as? [Any])?.isEmpty == true, "\(analysed["stress_windows"] ?? "")")
         #expect((analysed["activity_windows"] as? [Any])?.count == 1, "\(analysed["activity_windows"] ?? "")")

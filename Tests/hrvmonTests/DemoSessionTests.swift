@@ -38,7 +38,8 @@ import Testing
         #expect(lines.first?["source"] as? String == "demo")
         #expect((lines.first?["device"] as? [String: Any])?["name"] as? String == "hrvmon demo strap")
         #expect(lines.last?["type"] as? String == "summary")
-        #expect(lines.filter { $0["type"] as? String == "rr" }.count == logged.beats.count)
+        #expect(SessionFileTests.beats(lines).count == logged.beats.count)
+        #expect(!log.hasSuffix(".gz") && FileManager.default.fileExists(atPath: log), "a file named with --log stays as written")
         #expect(!FileManager.default.fileExists(atPath: logged.home + "/data/hrvmon"), "nothing in the user's data directory")
 
         let unlogged = try LiveProcess(

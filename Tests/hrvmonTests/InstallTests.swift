@@ -178,7 +178,7 @@ import Testing
         #expect(build.status == 0 && all.status == 0)
         let buildPackages = Set(build.text.split(whereSeparator: \.isWhitespace).map(String.init))
         let allPackages = Set(all.text.split(whereSeparator: \.isWhitespace).map(String.init))
-        #expect(buildPackages == ["pkg-config", "libdbus-1-dev", "libbluetooth-dev", "libpq-dev"])
+        #expect(buildPackages == ["pkg-config", "libdbus-1-dev", "libbluetooth-dev", "libpq-dev", "zlib1g-dev"])
         #expect(allPackages.isSuperset(of: buildPackages.union(["chromium", "tmux", "dbus-daemon", "python3-dbus", "postgresql", "openssl"])))
         let demo = try String(contentsOfFile: Self.repository + "/scripts/demo.sh", encoding: .utf8)
         let installs = demo.split(separator: "\n").filter { $0.hasPrefix("scripts/install-deps.sh") }

@@ -54,6 +54,28 @@ import Testing
         #expect(history.stdout.contains("Was it stress? Of 2 flagged episodes you confirmed 1, denied 0, were not sure of 1 and left 0 unanswered."))
     }
 
+    /// An ended session is kept compressed: the answer goes in as a gzip member of its own, so the
+    /// file stays whole gzip (`gzip -t`, `zcat`) and hrvmon reads it with the answer.
+    @Test func labelAppendsToACompressedSession() throws {
+        let (_, environment, plain) = try Self.keptSession(id: "20261127-100000")
+        let gzip = try TestChild.run("/bin/gzip", [plain])
+        #expect(gzip.status == 0)
+        let path = plain + ".gz"
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        let run = try Hrvmon.run(["label", "20261127:2", "no"], environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(before.count) == before, "only appended to")
+        #expect(try TestChild.run("/bin/gzip", ["-t", path]).status == 0, "still whole gzip")
+        let content = try SessionFileContent.text(path)
+        let label = try #require(content.split(separator: "\n").last.flatMap { LiveProcess.parse(String($0)) })
+        #expect(label["type"] as? String == "label" && label["answer"] as? String == "no")
+
+        let sessions = try Hrvmon.run(["sessions", "--episodes"], environment: environment)
+        #expect(sessions.status == 0, "\(sessions.stderr)")
+        #expect(sessions.stdout.contains("20261127-100000:2") && sessions.stdout.contains(" no"), "\(sessions.stdout)")
+    }
+
     @Test func badLabelsAreRefused() throws {
         let (_, environment, path) = try Self.keptSession(id: "20261127-110000")
         let before = try String(contentsOfFile: path, encoding: .utf8)

@@ -162,29 +162,14 @@ import Testing
         }
     }
 
-    /// Runs a tool to the end: its standard output and standard error apart.
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let (outputData, errorData) = TestChild.collect(process, output: output, errors: errors)
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
-    }
-
     /// mandoc's strictest check (scripts/install-deps.sh installs mandoc) says nothing but that
     /// a page referenced is not installed on this machine: hrvmon's own before `make install`
     /// (crossReferencesNameExistingPages checks those), bluetoothctl(1) without bluez. Its note
     /// on standard error that the system's page index is out of date is not about the pages.
     @Test func mandocLintIsSilent() throws {
         let pages = try Self.pages().keys.sorted().map { Self.directory + "/" + $0 }
-        let lint = try Self.run("/usr/bin/mandoc", ["-T", "lint"] + pages)
-        let messages = lint.output.split(separator: "\n").filter { !$0.contains(": STYLE: referenced manual not found: Xr ") }
+        let lint = try TestChild.run("/usr/bin/mandoc", ["-T", "lint"] + pages)
+        let messages = lint.text.split(separator: "\n").filter { !$0.contains(": STYLE: referenced manual not found: Xr ") }
         #expect(messages.isEmpty, "\(messages.joined(separator: "\n"))")
         let errors = lint.errors.split(separator: "\n").filter { !$0.hasPrefix("mandoc: outdated mandoc.db lacks ") }
         #expect(errors.isEmpty, "\(errors.joined(separator: "\n"))")
@@ -193,7 +178,7 @@ import Testing
     /// groff's mdoc macros render every page without a warning (groff-base).
     @Test func groffRendersWithoutWarnings() throws {
         for page in try Self.pages().keys.sorted() {
-            let render = try Self.run("/usr/bin/groff", ["-mandoc", "-Tutf8", "-ww", "-z", Self.directory + "/" + page])
+            let render = try TestChild.run("/usr/bin/groff", ["-mandoc", "-Tutf8", "-ww", "-z", Self.directory + "/" + page])
             #expect(render.status == 0 && render.output.isEmpty && render.errors.isEmpty, "\(page): \(render.errors)")
         }
     }

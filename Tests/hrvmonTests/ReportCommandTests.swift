@@ -32,7 +32,7 @@ import Testing
         monitor.signal(SIGINT)
         #expect(monitor.waitForExit() == 0)
         let path = try #require(SessionFileTests.sessionFiles(monitor).first, "no session file: \(monitor.stderr)")
-        return (monitor, URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
+        return (monitor, SessionFileTests.id(path))
     }
 
     /// What `hrvmon note` will do: one datagram to the running session's socket.
@@ -144,7 +144,7 @@ import Testing
     /// resting history before today added with `hrvmon baseline add`.
     static func addEarlierDays(from monitor: LiveProcess, id: String) throws {
         let sessions = monitor.home + "/data/hrvmon/sessions"
-        let lines = try String(contentsOfFile: sessions + "/\(id).jsonl", encoding: .utf8).split(separator: "\n")
+        let lines = try SessionFileContent.text(sessions + "/\(id).jsonl.gz").split(separator: "\n")
         let format = DateFormatter()
         format.dateFormat = "yyyyMMdd-HHmmss"
         format.timeZone = .current

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `hrvmon export SESSION --format kubios|edf|bids` on the demo's session file, opened with the
-/// reference readers and compared with the session's own lines.
+/// reference readers and compared with the session's own lines (as the demo printed them).
 @Suite struct ResearchExportTests {
     /// The demo's ten minutes, recorded to a session file in the sessions directory of a home.
     struct Recorded {
@@ -25,7 +25,9 @@ import Testing
         let path = home + "/data/hrvmon/sessions/20261125-120000.jsonl"
         let demo = try Hrvmon.run(["demo", "--speed", "1000", "--format", "jsonl", "--log", path], environment: environment)
         guard demo.status == 0 else { throw DemoFailed(stderr: demo.stderr) }
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        // Every event's line, as `--format jsonl` prints them: the file keeps packets, not each
+        // beat's rr and nn lines.
+        let lines = try demo.stdout.split(separator: "\n")
             .map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
         return Recorded(environment: environment, path: path, lines: lines)
     }

@@ -62,7 +62,10 @@ import Testing
         #expect(corrected.stdout.hasPrefix("session_s,nn_ms,class\n") && corrected.stdout.contains(",ectopic"))
         let directory = home + "/exports"
         #expect(try Self.run(["export", "--all", "--format", "jsonl", "-o", directory], in: home).status == 0)
-        let original = try Data(contentsOf: URL(fileURLWithPath: SessionFileTests.sessionFiles(monitor)[0]))
+        // The session, closed, is kept compressed; exported, it is its lines again.
+        let stored = SessionFileTests.sessionFiles(monitor)[0]
+        #expect(stored.hasSuffix("/\(id).jsonl.gz"))
+        let original = try SessionFileContent.data(stored)
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/\(id).jsonl")) == original)
 
         // history: today has the session's resting values and its stress minutes.

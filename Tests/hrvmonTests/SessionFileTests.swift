@@ -18,10 +18,22 @@ import Testing
         return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted().map { directory + "/" + $0 }
     }
 
+    /// The file's lines as objects (decompressed first when the session has been closed).
     static func records(_ path: String) throws -> [[String: Any]] {
-        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { line in
+        try SessionFileContent.text(path).split(separator: "\n").map { line in
             try #require(LiveProcess.parse(String(line)), "not JSON: \(line)")
         }
+    }
+
+    /// The beats a file's packet lines hold, in order.
+    static func beats(_ records: [[String: Any]]) -> [Int] {
+        records.filter { $0["type"] as? String == "packet" }.flatMap { $0["rr_1024"] as? [Int] ?? [] }
+    }
+
+    /// A session file's id: its name without `.jsonl` or `.jsonl.gz`.
+    static func id(_ path: String) -> String {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        return String(name.prefix { $0 != "." })
     }
 
     static func mode(_ path: String) throws -> Int {
@@ -55,24 +67,32 @@ import Testing
         #expect(try Self.mode(monitor.home + "/data/hrvmon") == 0o700)
         let records = try Self.records(path)
         let header = try #require(records.first)
-        #expect(header["type"] as? String == "session" && header["format"] as? String == "hrvmon-session" && header["version"] as? Int == 1)
+        #expect(path.hasSuffix(".jsonl.gz"), "a closed session is compressed")
+        #expect(header["type"] as? String == "session" && header["format"] as? String == "hrvmon-session" && header["version"] as? Int == 2)
         #expect((header["device"] as? [String: Any])?["address"] as? String == FakeBluetooth.polar)
         #expect((header["device"] as? [String: Any])?["name"] as? String == "Polar H10 A1B2C3D4")
         #expect((header["config"] as? [String: Any])?["window.rmssd_seconds"] as? String == "60")
-        #expect(header["id"] as? String == URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
-        let raw = records.filter { $0["type"] as? String == "rr" }
-        #expect(raw.count == ticks.count)
-        #expect(raw.compactMap { $0["rr_1024"] as? Int } == ticks, "beats differ")
-        #expect(raw.compactMap { $0["seq"] as? Int } == Array(1...ticks.count), "sequence numbers differ")
+        #expect(header["id"] as? String == Self.id(path))
+        // Every beat, in packets of one to three as they were sent; no rr or nn lines.
+        #expect(Self.beats(records) == ticks, "beats differ")
+        #expect(!records.contains { ["rr", "nn"].contains($0["type"] as? String) })
         #expect(records.filter { $0["type"] as? String == "gap" }.count == 1)
-        let placed = records.filter { $0["type"] as? String == "nn" }
-        #expect(placed.count >= ticks.count - 10 && placed.contains { $0["class"] as? String == "ectopic" })
+        // Metrics every 10 s of session time, not at every notification.
+        let metrics = records.filter { $0["type"] as? String == "metrics" }.compactMap { $0["session_s"] as? Double }
+        #expect(metrics.count > 5 && Set(metrics.map { ($0 / 10).rounded(.down) }).count == metrics.count)
         let summary = try #require(records.last)
         #expect(summary["type"] as? String == "summary" && summary["beats"] as? Int == ticks.count)
         let liveStress = records.filter { $0["type"] as? String == "stress" }
         #expect(liveStress.count == 1)
-        // The live stdout lines are the file's lines after its header.
-        #expect(monitor.allLines.count == records.count - 1)
+        // stdout still has every beat's rr and nn line (the --format jsonl contract).
+        let printed = monitor.allLines.compactMap { LiveProcess.parse($0) }
+        #expect(printed.filter { $0["type"] as? String == "rr" }.compactMap { $0["rr_1024"] as? Int } == ticks)
+        #expect(printed.filter { $0["type"] as? String == "rr" }.compactMap { $0["seq"] as? Int } == Array(1...ticks.count))
+        // One packet line for each notification the rr lines name.
+        let notifications = Set(printed.filter { $0["type"] as? String == "rr" }.compactMap { $0["pkt"] as? Int })
+        #expect(records.filter { $0["type"] as? String == "packet" }.count == notifications.count)
+        let placed = printed.filter { $0["type"] as? String == "nn" }
+        #expect(placed.count >= ticks.count - 10 && placed.contains { $0["class"] as? String == "ectopic" })
 
         let analyze = try LiveProcess(["analyze", "--format", "json", path], environment: [:])
         #expect(analyze.waitForExit() == 0, "\(analyze.stderr)")
@@ -113,7 +133,8 @@ import Testing
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.hasSuffix("\n"))
         let records = try Self.records(path)
-        #expect(records.filter { $0["type"] as? String == "rr" }.compactMap { $0["rr_1024"] as? Int } == ticks, "beats differ")
+        #expect(!path.hasSuffix(".gz"), "a session that did not end is not compressed")
+        #expect(Self.beats(records) == ticks, "beats differ")
         #expect(!records.contains { $0["type"] as? String == "summary" })
 
         let analyze = try LiveProcess(["analyze", "--format", "json", path], environment: [:])
@@ -121,7 +142,7 @@ import Testing
         #expect(LiveProcess.parse(analyze.allLines.joined())?["raw_beats"] as? Int == ticks.count)
 
         // Power lost in the middle of a line.
-        try (text + #"{"type":"rr","t":17000"#).write(toFile: path, atomically: false, encoding: .utf8)
+        try (text + #"{"type":"packet","t":17000"#).write(toFile: path, atomically: false, encoding: .utf8)
         let torn = try LiveProcess(["analyze", "--format", "json", path], environment: [:])
         #expect(torn.waitForExit() == 0)
         let lineCount = text.split(separator: "\n").count + 1

@@ -114,17 +114,7 @@ import Testing
 /// SHA-256 as a tool outside hrvmon computes it, to check the consent's recorded hash.
 enum SHA256Reference {
     static func hex(_ data: Data) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try? process.run()
-        try? input.fileHandleForWriting.write(contentsOf: data)
-        try? input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return String(text.prefix(64))
+        let output = (try? TestChild.run("/usr/bin/sha256sum", [], input: data))?.output ?? Data()
+        return String(String(decoding: output, as: UTF8.self).prefix(64))
     }
 }

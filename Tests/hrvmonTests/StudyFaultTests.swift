@@ -96,6 +96,18 @@ import Testing
         #expect(try study.serverBeats(participant).rows == 1500)
     }
 
+    /// A joined participant's hour-long session being sent by `study sync`, which has had its
+    /// first batch committed while its second's keys are held (`HeldBatch`).
+    func syncHeldAfterItsFirstBatch(_ study: StudyFixture) throws -> (participant: StudyFixture.Participant, held: HeldBatch, sync: LiveProcess) {
+        let participant = try #require(try study.joined(1).first)
+        try participant.record(minutes: 60)
+        let session = try #require(participant.sessionIDs.first)
+        let held = try HeldBatch(study, participant, session: session)
+        let sync = try LiveProcess(["study", "sync"], environment: participant.environment, home: participant.home)
+        try awaitFirstBatch(study, participant)
+        return (participant, held, sync)
+    }
+
     func expectExactlyOnce(_ study: StudyFixture, _ participant: StudyFixture.Participant) throws {
         let sync = try participant.run(["study", "sync"])
         #expect(sync.status == 0, "\(sync.stderr)")
@@ -108,12 +120,7 @@ import Testing
 
     @Test func aSyncKilledMidBatchLosesAndDuplicatesNothing() throws {
         let study = try StudyFixture()
-        let participant = try #require(try study.joined(1).first)
-        try participant.record(minutes: 60)
-        let session = try #require(participant.sessionIDs.first)
-        let held = try HeldBatch(study, participant, session: session)
-        let sync = try LiveProcess(["study", "sync"], environment: participant.environment, home: participant.home)
-        try awaitFirstBatch(study, participant)
+        let (participant, held, sync) = try syncHeldAfterItsFirstBatch(study)
         sync.signal(SIGKILL)
         #expect(sync.waitForExit(timeout: 30) != nil)
         held.release()
@@ -124,12 +131,7 @@ import Testing
         let server = try PrivatePostgres()
         defer { server.stop() }
         let study = try StudyFixture(server: server)
-        let participant = try #require(try study.joined(1).first)
-        try participant.record(minutes: 60)
-        let session = try #require(participant.sessionIDs.first)
-        let held = try HeldBatch(study, participant, session: session)
-        let sync = try LiveProcess(["study", "sync"], environment: participant.environment, home: participant.home)
-        try awaitFirstBatch(study, participant)
+        let (participant, held, sync) = try syncHeldAfterItsFirstBatch(study)
         try server.crash()
         #expect(sync.waitForExit(timeout: 60) == 1)
         #expect(sync.stderr.contains("was lost") && sync.stderr.contains("not committed was not received"), "\(sync.stderr)")

@@ -39,8 +39,9 @@ struct StudyFixture {
 
         /// The session ids, oldest first.
         var sessionIDs: [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: home + "/data/hrvmon/sessions")) ?? []).filter { $0.hasSuffix(".jsonl") }
-                .map { String($0.dropLast(6)) }.sorted()
+            // ID.jsonl while recording, ID.jsonl.gz once closed.
+            ((try? FileManager.default.contentsOfDirectory(atPath: home + "/data/hrvmon/sessions")) ?? [])
+                .compactMap { name in name.range(of: ".jsonl").map { String(name[..<$0.lowerBound]) } }.sorted()
         }
 
         var pseudonym: String { URL(fileURLWithPath: invite).deletingPathExtension().lastPathComponent }

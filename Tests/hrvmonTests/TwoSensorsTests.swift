@@ -72,11 +72,13 @@ import Testing
         }
         for (address, expected) in [(Self.polar, [800, 810, 820]), (Self.hrmPro, [900, 910, 920])] {
             let records = try #require(byAddress[address], "no file for \(address)")
-            #expect(records.filter { $0["type"] as? String == "rr" }.compactMap { $0["rr_1024"] as? Int } == expected)
+            #expect(SessionFileTests.beats(records) == expected)
             #expect(records.filter { $0["type"] as? String == "note" }.compactMap { $0["text"] as? String } == ["both straps on"])
             #expect(records.last?["type"] as? String == "summary")
-            // The stdout lines of that sensor are the file's lines after its header, but for the label.
-            #expect(monitor.objects.filter { $0["sensor"] as? String == address }.count == records.count - 1)
+            // The stdout lines of that sensor are every event's line, but for the label: its beats too.
+            let printed = monitor.objects.filter { $0["sensor"] as? String == address }
+            #expect(printed.filter { $0["type"] as? String == "rr" }.compactMap { $0["rr_1024"] as? Int } == expected)
+            #expect(printed.filter { $0["type"] as? String == "note" }.count == 1)
         }
     }
 

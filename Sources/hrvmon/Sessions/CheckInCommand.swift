@@ -50,12 +50,7 @@ struct CheckInCommand: ParsableCommand {
         case nil:
             print("checked in to the running session: \(checkIn.summary)")
         case .noSuchFile?, .connectionRefused?:
-            do {
-                try SelfReportStore.addToDiary(checkIn, at: WallClock.now())
-            } catch {
-                FileStream.printError("hrvmon: \(error)")
-                throw ExitCode(1)
-            }
+            try failureOnError { try SelfReportStore.addToDiary(checkIn, at: WallClock.now()) }
             print("no session is running: kept in the diary \(SelfReportStore.diaryFile): \(checkIn.summary)")
         case let error?:
             FileStream.printError("hrvmon: cannot reach the running session at \(NoteInbox.path): \(error)")

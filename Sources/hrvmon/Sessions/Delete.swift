@@ -40,10 +40,13 @@ struct Delete: ParsableCommand {
         let what = (paths.count == 1 ? "session \(ids.first!)" : "all \(paths.count) sessions")
             + (baseline ? " and the resting values they added to your baseline" : "")
         if !yes, try !confirmDeletion(of: what, asking: "Delete \(what)? This cannot be undone.") { return }
+        // Both forms of each: a crash while it was compressed may have left both.
         for path in paths {
-            if let failure = FileSystem.remove(path) {
-                SessionIndex.user.forget(Array(paths.prefix { $0 != path }))
-                throw badInput(DataDirectory.Failure(path: path, reason: failure.description))
+            for form in SessionStore.forms(of: path) {
+                if let failure = FileSystem.remove(form) {
+                    SessionIndex.user.forget(Array(paths.prefix { $0 != path }))
+                    throw badInput(DataDirectory.Failure(path: form, reason: failure.description))
+                }
             }
         }
         SessionIndex.user.forget(paths)

@@ -115,7 +115,7 @@ struct Export: ParsableCommand {
         let what: String
         switch format {
         case .jsonl:
-            return Exported(content: .file(try InputFile.read(path)), id: id, what: "the session file as recorded")
+            return Exported(content: .file(try InputFile.readContent(path)), id: id, what: "the session file as recorded")
         case .rr:
             let file = try session(at: path)
             if corrected {
@@ -180,28 +180,35 @@ struct Export: ParsableCommand {
     private func write(_ exported: Exported, to path: String?) throws {
         switch exported.content {
         case .file(let bytes):
-            try write(bytes, to: path)
+            try writeExported(bytes, to: path)
             if let path { print(path) }
         case .tree(let files):
             let description = BIDSPhysio.datasetDescription(version: Program.version)
             let root = path!
             let missing = FileSystem.exists(root + "/" + description.path) ? [] : [description]
-            for file in missing + files {
-                let target = root + "/" + file.path
-                try DataDirectory.makePrivateDirectory(String(target[..<target.lastIndex(of: "/")!]))
-                try write(file.bytes, to: target)
-                print(target)
-            }
+            for written in try writeTree(missing + files, under: root) { print(written) }
         }
     }
+}
 
-    private func write(_ bytes: [UInt8], to path: String?) throws(ExitCode) {
-        let failure = if let path { AtomicFile.write(bytes, to: path) } else {
-            bytes.withUnsafeBytes { FileStream.writeAll($0, to: FileStream.standardOutput.descriptor) }
-        }
-        if let failure {
-            FileStream.printError("hrvmon: cannot write \(path ?? "standard output"): \(failure)")
-            throw ExitCode(1)
-        }
+/// Writes each of `files` under `root`, its directories made 0700: the paths written.
+func writeTree(_ files: [BIDSPhysio.File], under root: String) throws -> [String] {
+    try files.map { file in
+        let target = root + "/" + file.path
+        try DataDirectory.makePrivateDirectory(String(target[..<target.lastIndex(of: "/")!]))
+        try writeExported(file.bytes, to: target)
+        return target
+    }
+}
+
+/// Writes `bytes` to `path` (0600, whole or not at all), or to standard output when nil; a
+/// failure is said and exits 1.
+func writeExported(_ bytes: [UInt8], to path: String?) throws(ExitCode) {
+    let failure = if let path { AtomicFile.write(bytes, to: path) } else {
+        bytes.withUnsafeBytes { FileStream.writeAll($0, to: FileStream.standardOutput.descriptor) }
+    }
+    if let failure {
+        FileStream.printError("hrvmon: cannot write \(path ?? "standard output"): \(failure)")
+        throw ExitCode(1)
     }
 }

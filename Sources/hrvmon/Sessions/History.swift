@@ -17,7 +17,10 @@ struct History: ParsableCommand {
             of the 60 days before it, once 14 of them have one. Days whose 7-day mean lies outside the range are \
             marked (down and up arrows); resting HR is marked when more than \(Formatting.fixed(DailyTrend.heartRateMargin, digits: 0)) bpm \
             from the personal baseline of the days before (baseline.days). Days are local calendar days at each \
-            measurement's own UTC offset; a change of offset is noted.
+            measurement's own UTC offset; a change of offset is noted. With check-ins (`hrvmon checkin`), each day \
+            shows its mean mood (1–5) and how many check-ins it had; DASS-21 results of the days follow, then what \
+            the check-ins and your answers to "Was that stress?" show. --patterns prints only that last part \
+            (with --format json: its numbers).
             """)
 
     @Option(parsing: .unconditional, help: "Days to show, today included.")
@@ -26,10 +29,14 @@ struct History: ParsableCommand {
     @Option(help: "text, json or csv (one row per day, the JSON keys as columns).")
     var format: OutputFormat = .text
 
+    @Flag(help: "Only what check-ins and answers show: stress by tag, hour and weekday, the detector's agreement (text or json).")
+    var patterns = false
+
     @OptionGroup var config: ConfigOptions
 
     func validate() throws {
         guard (1...3660).contains(days) else { throw ValidationError("--days must be 1–3660") }
+        if patterns, format == .csv { throw ValidationError("--patterns is text or json, not csv") }
     }
 
     func run() throws {
@@ -38,23 +45,28 @@ struct History: ParsableCommand {
         do { history = try DataDirectory.loadHistory() } catch { throw badInput(error) }
         let overviews = SessionOverview.all(since: CalendarDay(DataDirectory.today)?.adding(days: -(days - 1)), skipping: reportSkipped)
         let sessions = overviews.map { (WallClock.day($0.start), $0.stressSeconds / 60) }
+        let first = CalendarDay(DataDirectory.today)?.adding(days: -(days - 1))?.text
+        let diary = SelfReportStore.diaryCheckIns(since: first)
+        let moods = (overviews.flatMap { $0.selfReport.checkIns.map { ($0.time, $0.checkIn) } } + diary).map { (WallClock.day($0.time), $0.checkIn.mood.rawValue) }
         let trend = DailyTrend.days(
-            days, today: DataDirectory.today, history: history, sessions: sessions, baselineDays: Int(settings.baseline.days),
+            days, today: DataDirectory.today, history: history, sessions: sessions, moods: moods, baselineDays: Int(settings.baseline.days),
             minimumDays: Int(settings.baseline.minimumDays), minimumSD: settings.stress.minimumSD)
         var output = FileStream.standardOutput
-        switch format {
-        case .text: output.write(DailyTrend.text(trend) + StressPatterns(overviews, diary: diaryCheckIns(since: trend.map(\.day).min())).section)
-        case .json: output.write(DailyTrend.json(trend))
-        case .csv: output.write(DailyTrend.csv(trend))
+        switch (format, patterns) {
+        case (.text, true): output.write(StressPatterns(overviews, diary: diary).lines.map { $0 + "\n" }.joined())
+        case (_, true): output.write(StressPatterns(overviews, diary: diary).json.serialized + "\n")
+        case (.text, false):
+            output.write(DailyTrend.text(trend) + dass21Section(since: first) + StressPatterns(overviews, diary: diary).section)
+        case (.json, false): output.write(DailyTrend.json(trend))
+        case (.csv, false): output.write(DailyTrend.csv(trend))
         }
         output.flush()
     }
 
-    /// The diary's check-ins from `day` on (local days); none when the diary cannot be read.
-    private func diaryCheckIns(since day: String?) -> [(time: Double, checkIn: CheckIn)] {
-        ((try? SelfReportStore.entries(of: SelfReportStore.diaryFile)) ?? []).compactMap { entry in
-            guard case .checkIn(let checkIn, let time) = entry, WallClock.day(time) >= (day ?? "") else { return nil }
-            return (time, checkIn)
-        }
+    /// The DASS-21 results from `day` on, under a heading; empty without one.
+    private func dass21Section(since day: String?) -> String {
+        let results = SelfReportStore.dass21Results(since: day)
+        guard !results.isEmpty else { return "" }
+        return "\nDASS-21 over these days (each scale 0–42)\n" + DASS21Text.history(results.map { ($0.result, $0.time) })
     }
 }

@@ -39,13 +39,7 @@ struct Label: ParsableCommand {
             if name.session == "last", let newest = SessionStore.all().last { return newest }
             return try SessionStore.find(name.session, acceptingPaths: false)
         }
-        let file: SessionFile
-        do {
-            file = try SessionFileReader.read(path: path, detail: .overview)
-        } catch {
-            FileStream.printError("hrvmon: \(error)")
-            throw ExitCode(1)
-        }
+        let file = try failureOnError { try SessionFileReader.read(path: path, detail: .overview) }
         let episodes = file.stressEpisodes
         guard episodes.indices.contains(name.number - 1) else {
             throw badInput(ValidationError(
@@ -57,12 +51,9 @@ struct Label: ParsableCommand {
             throw ExitCode(1)
         }
         let episode = episodes[name.number - 1]
-        do {
+        try failureOnError {
             try SelfReportStore.appendLabel(
                 EpisodeLabel(episode: name.number, start: episode.start, answer: answer, via: "command"), at: WallClock.now(), toSession: path)
-        } catch {
-            FileStream.printError("hrvmon: \(error)")
-            throw ExitCode(1)
         }
         print("\(SessionStore.id(of: path)):\(name.number) (stress from \(Formatting.clock(episode.start)) to \(Formatting.clock(episode.end))): \(answer.words)")
     }

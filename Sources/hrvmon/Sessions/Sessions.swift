@@ -19,6 +19,8 @@ struct Sessions: ParsableCommand {
 
     @Flag(help: "List the stress episodes instead, each with its name for `hrvmon label` and its answer to \"Was that stress?\".")
     var episodes = false
+    @Flag(help: "Rewrite the ended sessions recorded before format version 2 as version 2 and compress them (each checked against the old file before it is removed).")
+    var compact = false
 
     func validate() throws {
         if let days, days < 1 { throw ValidationError("--days must be 1 or more") }
@@ -26,6 +28,7 @@ struct Sessions: ParsableCommand {
     }
 
     func run() throws {
+        if compact { return try compactAll() }
         var sessions: [SessionOverview]
         if let days, let first = CalendarDay(DataDirectory.today)?.adding(days: -(days - 1)) {
             sessions = SessionOverview.all(since: first, skipping: reportSkipped).filter { WallClock.day($0.start) >= first.text }

@@ -8,12 +8,15 @@ struct StudyCommand: ParsableCommand {
         commandName: "study",
         abstract: "Take part in a research study, or run one: participants send their sessions to the study's PostgreSQL.",
         discussion: """
-            Researchers: create, invite, status. Participants: join, sync, show. Connections are TLS only, the server's \
+            Researchers: create, invite, status, pull, erase. Participants: join, sync, show, categories, leave. Connections are TLS only, the server's \
             certificate verified against the study's CA (sslmode=verify-full), SCRAM-SHA-256 with channel binding. \
             Passwords are never taken on the command line: the researcher's comes from PGPASSWORD or ~/.pgpass, a \
             participant's is in the invite. See docs/guide/study.md.
             """,
-        subcommands: [StudyCreate.self, StudyInvite.self, StudyStatus.self, StudyJoin.self, StudySyncCommand.self, StudyShowCommand.self])
+        subcommands: [
+            StudyCreate.self, StudyInvite.self, StudyStatus.self, StudyPull.self, StudyErase.self, StudyJoin.self, StudySyncCommand.self,
+            StudyShowCommand.self, StudyCategories.self, StudyLeave.self,
+        ])
 }
 
 /// The researcher's `--database URI`.

@@ -49,6 +49,9 @@ struct StudySyncCommand: ParsableCommand {
         abstract: "Send the study what it has not received of the sessions recorded since you joined; exit 0 when there is nothing to send.")
 
     func run() throws {
+        if let membership = try studyOutcome({ () throws(StudyFailure) in try Membership.load() }), membership.left != nil {
+            return print("you left the study '\(membership.study)': nothing is sent")
+        }
         let sent = try studyOutcome { () throws(StudyFailure) -> StudySync.Report? in
             guard let membership = try Membership.load() else { return nil }
             return try StudySync(membership: membership, loop: EventLoop()).send(sessions: SessionStore.all()) { print($0) }

@@ -103,3 +103,28 @@ struct StudyStatus: ParsableCommand {
         output.flush()
     }
 }
+
+struct StudyErase: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "erase",
+        abstract: "Delete every row of one participant and their role (an erasure request by mail), then check that nothing is left.")
+
+    @OptionGroup var database: DatabaseOption
+
+    @Argument(help: ArgumentHelp("The participant's pseudonym, as `hrvmon study status` lists it.", valueName: "PARTICIPANT"))
+    var participant: String
+
+    func run() throws {
+        let erased = try studyOutcome { () throws(StudyFailure) in
+            try StudyResearcher(uri: database.database, loop: EventLoop()).erase(participant)
+        }
+        print(
+            "erased \(participant): \(Formatting.count(erased.beats, "beat")), \(Formatting.count(erased.sessions, "session")), "
+                + "\(Formatting.count(erased.consents, "consent record")) and the role deleted")
+        guard erased.rowsLeft == 0 && !erased.roleLeft else {
+            FileStream.printError("hrvmon: \(participant): listed again, the server still holds \(erased.rowsLeft) rows\(erased.roleLeft ? " and the role" : "")")
+            throw ExitCode(1)
+        }
+        print("listed again: the server holds nothing of \(participant)")
+    }
+}

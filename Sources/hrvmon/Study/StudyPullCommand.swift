@@ -1,0 +1,123 @@
+import ArgumentParser
+import Exports
+import HRV
+import Platform
+import Presentation
+import SessionLog
+import Study
+import UserData
+
+struct StudyPull: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pull",
+        abstract: "Download the study: every beat of the participants still in it, as one BIDS dataset, CSV or JSON Lines.",
+        discussion: """
+            csv and jsonl: one file (beats.csv, beats.jsonl) with one record per beat: the participant's pseudonym, \
+            the session, the beat's sequence number in it, its time (Unix seconds) and its RR exactly as the strap \
+            sent it (rr_1024, in 1/1024 s; rr_ms, the same in milliseconds, exact). bids: dataset_description.json, \
+            participants.tsv and, per participant (sub-<pseudonym without its underscore>) and session, the physio \
+            and events files `hrvmon export --format bids` writes. Participants who withdrew are left out. Read \
+            through a cursor, one session in memory at a time. Files are created 0600.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case bids, csv, jsonl
+    }
+
+    @OptionGroup var database: DatabaseOption
+
+    @Option(help: "bids, csv or jsonl.")
+    var format: Format
+
+    @Option(name: .short, help: ArgumentHelp("The directory to write to (created 0700 if missing).", valueName: "DIR"))
+    var output: String
+
+    func run() throws {
+        do { try DataDirectory.makePrivateDirectory(output) } catch { throw badInput(ValidationError("-o \(output): \(error)")) }
+        var written = (participants: Set<String>(), sessions: 0, beats: 0)
+        try studyOutcome { () throws(StudyFailure) in
+            let researcher = try StudyResearcher(uri: database.database, loop: EventLoop())
+            let members = try researcher.members()
+            var table: BeatTable? = format == .bids ? nil : try BeatTable(format, path: output + "/beats." + format.rawValue)
+            do {
+                try researcher.pull { session in
+                    written.participants.insert(session.participant)
+                    written.sessions += 1
+                    written.beats += session.beats.count
+                    if table != nil { table!.add(session) } else { try writeBIDS(session) }
+                }
+                try table?.finish()
+                if format == .bids { try writeParticipants(members, name: try researcher.studyName()) }
+            } catch let failure as StudyFailure {
+                throw failure
+            } catch {
+                throw .file("\(error)")
+            }
+        }
+        FileStream.printError(
+            "pulled \(Formatting.count(written.beats, "beat")) of \(Formatting.count(written.sessions, "session")) of "
+                + "\(Formatting.count(written.participants.count, "participant")) to \(output)")
+    }
+
+    /// The BIDS files `export --format bids` writes for one session, under the participant's subject.
+    private func writeBIDS(_ session: StudyResearcher.PulledSession) throws {
+        let file = SessionFile(
+            id: session.id, start: session.started, startLocal: WallClock.iso8601(session.started), program: "hrvmon", beats: session.beats)
+        let timeline: ExportTimeline
+        do { timeline = try ExportTimeline(file) } catch { throw StudyFailure.file("\(session.participant) \(session.id): \(error)") }
+        _ = try writeTree(BIDSPhysio.files(timeline, subject: Self.subject(session.participant), task: "hrvmon"), under: output)
+    }
+
+    private func writeParticipants(_ members: [StudyResearcher.Member], name: String) throws {
+        var text = "participant_id\tpseudonym\tconsent_version\tconsented\tcategories\n"
+        for member in members {
+            text += "sub-\(Self.subject(member.pseudonym))\t\(member.pseudonym)\t\(member.consentVersion)\t\(member.consented)\t\(member.categories.joined(separator: ","))\n"
+        }
+        _ = try writeTree([
+            BIDSPhysio.datasetDescription(version: Program.version, name: name),
+            BIDSPhysio.File(path: "participants.tsv", bytes: Array(text.utf8)),
+        ], under: output)
+    }
+
+    /// A BIDS subject label is letters and digits: the pseudonym without its underscore.
+    static func subject(_ pseudonym: String) -> String { BIDSPhysio.sessionLabel(pseudonym) }
+}
+
+/// beats.csv or beats.jsonl, written as the sessions arrive and moved into place when whole.
+private struct BeatTable {
+    let format: StudyPull.Format
+    let path: String
+    var stream: FileStream
+
+    init(_ format: StudyPull.Format, path: String) throws(StudyFailure) {
+        (self.format, self.path) = (format, path)
+        do { stream = try OutputFile.create(path + ".partial", mode: 0o600) } catch { throw .file("\(error)") }
+        if format == .csv { stream.write("participant,session,seq,t,rr_1024,rr_ms\n") }
+    }
+
+    /// The session's name is the participant's to choose: quoted, never trusted to be plain.
+    mutating func add(_ session: StudyResearcher.PulledSession) {
+        let csvSession = session.id.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline })
+            ? "\"" + session.id.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\"" : session.id
+        for beat in session.beats {
+            let milliseconds = RRInterval(ticks: beat.ticks).exactMilliseconds
+            if format == .csv {
+                stream.write("\(session.participant),\(csvSession),\(beat.sequence),\(beat.time),\(beat.ticks),\(milliseconds)\n")
+            } else {
+                var record = JSONObject()
+                record.add("participant", session.participant)
+                record.add("session", session.id)
+                record.add("seq", beat.sequence)
+                record.add("t", beat.time)
+                record.add("rr_1024", Int(beat.ticks))
+                record.addRaw("rr_ms", milliseconds)
+                stream.write(record.serialized + "\n")
+            }
+        }
+    }
+
+    mutating func finish() throws(StudyFailure) {
+        stream.close(sync: true)
+        if let failure = stream.failure ?? FileSystem.move(path + ".partial", to: path) { throw .file("\(path): \(failure)") }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import HRV
+import LivePipeline
+import LiveSession
+import SessionLog
+import Settings
+import Simulation
+
+/// One session recorded both ways through a real `SessionRun`: as version 1 wrote it (every
+/// event's `--format jsonl` line: `rr`, `nn` and `metrics` at every notification) and as the
+/// recorder writes it now (version 2). The session has a bit of every step the file keeps:
+/// packets of one to three beats, some with energy, contact lost for a while, malformed
+/// notifications, a link loss (gap) and a breathing exercise.
+public struct RecordedVersions {
+    public static let start = 1_800_000_000.0
+    public var version1: String
+    public var version2: String
+
+    /// `minutes` of simulated rest, stress and rest (seed 5), recorded into `directory`.
+    public static func record(minutes: Int = 5, in directory: String) throws -> RecordedVersions {
+        let settings = Settings()
+        let path = directory + "/v2.jsonl"
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
+        let header = SessionHeader(
+            id: "20270115-080000", start: start, startLocal: "2027-01-15T08:00:00+00:00", source: "live", deviceName: "Polar H10 1",
+            deviceAddress: "A0:9E:1A:00:00:01", baseline: nil, settings: settings, program: "hrvmon test")
+        let recorder = SessionRecorder(
+            descriptor: descriptor, path: path, header: header, settings: settings.log, now: { 0 }, schedule: { _, _ in })
+        let lines = EveryLine()
+        let run = SessionRun(
+            session: SessionPipeline(pipeline: settings.pipeline, judge: try BeatJudge(settings: settings, baseline: nil)),
+            outputs: [recorder, lines])
+        let scenario = try Scenario(parsing: "rest:\(minutes)m,stress:\(minutes)m,rest:\(minutes)m,ectopic=2/min")
+        let ticks = Simulator(scenario: scenario, seed: 5).run().beats.map { Int($0.rrTicks) }
+        var time = start + 1
+        var index = 0
+        var packet = 0
+        while index < ticks.count {
+            let count = min(1 + packet % 3, ticks.count - index)
+            let rr = Array(ticks[index..<index + count])
+            time += Double(rr.reduce(0, +)) / 1024
+            let contact: Bool? = (200..<230).contains(packet) ? false : packet % 50 == 7 ? nil : true
+            run.receive(Packet.measurement(heartRate: 60 * 1024 / rr[0], contact: contact, energy: packet % 40 == 3 ? packet : nil, rr: rr), at: time)
+            switch packet {
+            case 100, 101: run.receive([0x10, 60, 0x01], at: time + 0.1) // RR flag, one byte of an RR value: malformed
+            case 300: run.breakContinuity(at: time + 0.2)
+            case 350, 500: run.toggleExercise(at: time + 0.3)
+            default: break
+            }
+            index += count
+            packet += 1
+        }
+        run.finish(at: time + 1, seconds: time + 1 - start)
+        let v1Header = SessionRecords.header(header).serialized.replacingOccurrences(of: #""version":2,"#, with: #""version":1,"#)
+        return RecordedVersions(
+            version1: v1Header + "\n" + lines.text + SessionRecords.summary(lines.summary!).serialized + "\n",
+            version2: try String(contentsOfFile: path, encoding: .utf8))
+    }
+
+    /// Every event's line as `--format jsonl` prints it: the body of a version 1 file.
+    private final class EveryLine: SessionOutput {
+        var text = ""
+        var summary: SessionSummary?
+
+        func handle(_ event: SessionEvent, at time: Double, line: inout SessionLine) {
+            if let line = line.text() { text += line }
+        }
+
+        func finish(_ summary: SessionSummary) {
+            self.summary = summary
+        }
+    }
+}
