@@ -61,9 +61,11 @@ public struct SessionPipeline {
     }
 
     /// A second of the strap's accelerometer that ended at `time` (Unix seconds), placed on the
-    /// beat timeline from the newest notification's; before the first beat it says nothing.
+    /// beat timeline from the newest notification's by its time to the millisecond (`MotionTime`);
+    /// before the first beat it says nothing.
     public mutating func receive(_ motion: MotionSecond, at time: Double) {
         guard let lastPacket else { return }
+        let time = MotionTime(time).seconds
         observer.judge.detector.observe(motion, at: lastPacket.seconds + max(0, time - lastPacket.time))
     }
 
