@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
         .testTarget(name: "LivePipelineTests", dependencies: ["HRV", "LivePipeline", "TestSupport"]),
         .testTarget(name: "SelfReportTests", dependencies: ["SelfReport"]),
-        .testTarget(name: "SessionLogTests", dependencies: ["HRV", "Recordings", "SelfReport", "LivePipeline", "SessionLog"]),
+        .testTarget(name: "SessionLogTests", dependencies: ["HeartRateProtocol", "HRV", "Recordings", "SelfReport", "LivePipeline", "SessionLog"]),
         .testTarget(
             name: "ExportsTests",
             dependencies: ["HeartRateProtocol", "HRV", "Settings", "LivePipeline", "SessionLog", "Exports", "TestSupport"]),

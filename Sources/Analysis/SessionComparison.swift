@@ -10,8 +10,8 @@ enum SessionComparison {
         guard old.beats.count == new.beats.count else { return "\(old.beats.count) beats, then \(new.beats.count)" }
         // A version 1 beat's time is its `t` as the reader reads decimals (as JSONSerialization
         // did: not always to the nearest Double, a few units of the last place off for times of
-        // 17 digits); version 2 dates it from its packet's arrival, read so too, as the live
-        // pipeline did. They agree to well within a microsecond, and the replay uses neither.
+        // 17 digits); version 2 dates it from its packet's arrival, read to the last bit, as the
+        // live pipeline did. They agree to well within a microsecond, and the replay uses neither.
         for (index, (a, b)) in zip(old.beats, new.beats).enumerated()
         where abs(a.time - b.time) > 1e-6 || a.sequence != b.sequence || a.ticks != b.ticks || a.heartRate != b.heartRate || a.contact != b.contact {
             return "beat \(index + 1): \(a) and \(b)"

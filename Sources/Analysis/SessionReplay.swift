@@ -24,6 +24,8 @@ public enum SessionReplay {
                 lastTime = time
             case .malformed(let bytes, let time):
                 session.receive(bytes, at: time, emit: emit)
+            case .motion(let motion):
+                session.receive(motion.second, at: motion.time)
             case .gap(let time):
                 session.breakContinuity(at: time, emit: emit)
             case .desk(let change, _):

@@ -133,7 +133,7 @@ public struct ExportTimeline: Sendable {
                 next += measurement.rrIntervals.count
             case .gap:
                 gapPending = true
-            case .malformed, .exercise, .desk:
+            case .malformed, .exercise, .desk, .motion:
                 break
             }
         }

@@ -15,6 +15,9 @@ public struct StressAssessment: Equatable, Sendable {
     public var episodeStarted: StressEpisode?
     /// Breaths per minute read from the last minute's RR spectrum; nil before it spans a minute.
     public var breathingRate: Double?
+    /// What the chest accelerometer said the detector judged with: still, or moving (walking is
+    /// moving too); nil without one.
+    public var motion: MotionSecond.Level?
 
     public init(
         state: StressState, level: Double? = nil, zScore: Double? = nil, heartRateAboveRest: Double? = nil,

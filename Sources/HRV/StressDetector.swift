@@ -17,8 +17,13 @@ import RealModule
 /// - slow paced breathing: one tall low-frequency peak in the RR spectrum (``BreathingEstimate``),
 ///   with more power than the resting RMSSD² (Mayer waves make a small concentrated peak too).
 ///
-/// Input at the desk (``isSitting``) rules out the first: a person typing sits, so a rise then is
-/// not exercise (docs/science.md, "Evidence of sitting").
+/// With a chest accelerometer (``observe(_:at:)``) the first two are not guessed from heart rate:
+/// moving (``MotionHistory``) is activity whatever the heart rate, and still never is, so a rise
+/// at rest is stress unless a change of posture — an abrupt step just after the chest moved —
+/// explains it. Without one (or when its seconds stop coming) the detector reads heart rate alone.
+///
+/// Input at the desk (``isSitting``) stands in for a still chest when there is no accelerometer:
+/// a person typing sits, so a rise then is not exercise (docs/science.md, "Evidence of sitting").
 ///
 /// The reference is rolling (``RestingReference``), so a long recording is judged against its
 /// own recent rest, not the morning's. Time is the beat timeline, so the same RR give the same
@@ -59,6 +64,14 @@ public struct StressDetector {
         /// minute of recovery drops 12 bpm or more: Cole et al. 1999).
         public var activityExitMargin = 20.0
         public var activityDrop = 15.0
+        /// With motion, a heart-rate step is a change of posture only if the chest moved this many
+        /// seconds before it is recognised (the overshoot's fall comes 10–25 s after standing up).
+        public var postureMovement = 45.0
+        /// With motion, after this many seconds without movement the stress condition needs to
+        /// hold only `stillSustain` seconds: nothing but the mind then raises heart rate and
+        /// lowers RMSSD together for long.
+        public var stillBefore = 60.0
+        public var stillSustain = 5.0
         /// Recovery ends once window heart rate is within this of the reference and ln RMSSD
         /// within `releaseMargin` SDs, for `release` seconds…
         public var recoveryMargin = 5.0
@@ -88,19 +101,19 @@ public struct StressDetector {
     private var calibration = CalibrationSamples()
     private var reference = RestingReference()
     private var recent = RecentBeats()
-    private var spectrum = BreathingSpectrum()
+    var spectrum = BreathingSpectrum()
     private var posture: PostureChange
     /// Breaths per minute of the last minute, and whether that is slow paced breathing.
-    private var breathingRate: Double?
-    private var pacedBreathing = false
+    var breathingRate: Double?
+    var pacedBreathing = false
     /// The last three breathing rates (half a minute), and their median once there are three:
     /// speech makes single ones jump. Taken when a rate comes, not on every beat.
-    private var breathingRates: [Double] = {
+    var breathingRates: [Double] = {
         var rates: [Double] = []
         rates.reserveCapacity(3)
         return rates
     }()
-    private var medianBreathingRate: Double?
+    var medianBreathingRate: Double?
 
     private var stressCandidate: (start: Double, lastTrue: Double)?
     private var releaseStart: Double?
@@ -114,7 +127,9 @@ public struct StressDetector {
     /// Evidence from outside the strap that the wearer sits: keyboard or pointer input at the
     /// desk within the last minute. While true, no heart-rate rise is activity (an open activity
     /// ends and its recovery begins); false says nothing, and the detector reads heart rate alone.
+    /// A strap's motion, when it comes, decides instead.
     public var isSitting = false
+    private var motion = MotionHistory()
 
     /// - Parameter baseline: a personal baseline; without one the first `calibration` seconds
     ///   of the session are measured.
@@ -131,6 +146,11 @@ public struct StressDetector {
             return ReferenceLevel(lnRMSSD: level.lnRMSSD, heartRate: level.heartRate, isRolling: true)
         }
         return baseline.map { ReferenceLevel(lnRMSSD: $0.lnRMSSDMean, heartRate: $0.restingHR, isRolling: false) }
+    }
+
+    /// A second of the chest accelerometer, ending at `time` on the beat timeline.
+    public mutating func observe(_ second: MotionSecond, at time: Double) {
+        motion.add(second, at: time)
     }
 
     /// Judges the state after one beat, from the part of its update a verdict reads; `emit`
@@ -181,7 +201,9 @@ public struct StressDetector {
             state: .unknown, zScore: z, heartRateAboveRest: aboveRest, isCalibrating: false, breathingRate: breathingRate)
 
         let recentHeartRate = recent.heartRate
-        if trackActivity(time: time, heartRate: recentHeartRate, windowAboveRest: aboveRest, referenceHR: referenceHR, emit: emit)
+        let moving: Bool? = motion.isKnown(at: time) ? motion.isMoving(at: time) : nil
+        judged.motion = moving.map { $0 ? (motion.latest == .walking ? .walking : .moving) : .still }
+        if trackActivity(time: time, heartRate: recentHeartRate, moving: moving, windowAboveRest: aboveRest, referenceHR: referenceHR, emit: emit)
             || trackRecovery(time: time, z: z, aboveRest: aboveRest)
         {
             closeStress(at: time, emit: emit)
@@ -192,7 +214,9 @@ public struct StressDetector {
         // While the reference is measured afresh, a further step restarts nothing.
         if postureSettling {
             posture.reset()
-        } else if let recentHeartRate, let change = posture.observe(heartRate: recentHeartRate, at: time) {
+        } else if let recentHeartRate, let change = posture.observe(heartRate: recentHeartRate, at: time),
+            moving == nil || motion.moved(within: configuration.postureMovement, before: time)
+        {
             closeStress(at: change, emit: emit)
             // The 60 s window holds beats of the old posture for a minute after the change.
             reference.restart(notBefore: change + configuration.postureSettling)
@@ -217,8 +241,9 @@ public struct StressDetector {
         } else {
             false
         }
+        let still = moving == false && !motion.moved(within: configuration.stillBefore, before: time)
         judged.state = trackStress(
-            time: time, lnRMSSD: lnRMSSD, referenceLn: referenceLn, z: z, aboveRest: aboveRest,
+            time: time, lnRMSSD: lnRMSSD, referenceLn: referenceLn, z: z, aboveRest: aboveRest, still: still,
             breathesFaster: breathesFaster, level: level, emit: emit)
         judged.level = level
         judged.episodeStarted = wasOpen ? nil : openStress
@@ -235,32 +260,16 @@ public struct StressDetector {
         closeActivity(at: lastTime, emit: emit)
     }
 
-    // MARK: breathing
-
-    /// Reads the last minute's RR spectrum. A slow concentrated peak is paced breathing when it
-    /// is at least as strong as the resting beat-to-beat variation (RMSSD²); a weaker one is a
-    /// Mayer wave, and the breathing rate is then the spontaneous (HF-side) peak.
-    private mutating func readBreathing(restingLnRMSSD: Double?) {
-        guard let estimate = spectrum.estimate() else {
-            (breathingRate, pacedBreathing) = (nil, false)
-            return
-        }
-        pacedBreathing = estimate.isSlow && restingLnRMSSD.map { estimate.peakPower >= Double.exp(2 * $0) } == true
-        let rate = pacedBreathing ? estimate.rate : estimate.spontaneousRate
-        breathingRate = rate
-        if breathingRates.count == 3 { breathingRates.removeFirst() }
-        breathingRates.append(rate)
-        medianBreathingRate = Self.median(ofThree: breathingRates)
-    }
-
     // MARK: activity and recovery
 
-    /// Whether the body is exercising now; opens and closes activity episodes. The last beats'
-    /// heart rate follows the start and the end of exercise within seconds; heart rate stays high
-    /// for minutes after exercise, so its end is read from the fall, not the level.
+    /// Whether the body is exercising now; opens and closes activity episodes. With motion
+    /// (`moving` not nil) that is whether it moves. Without, the last beats' heart rate follows
+    /// the start and the end of exercise within seconds; heart rate stays high for minutes after
+    /// exercise, so its end is read from the fall, not the level.
     @inline(__always)  // once per beat: a call spilled its six arguments
     private mutating func trackActivity(
-        time: Double, heartRate: Double?, windowAboveRest: Double?, referenceHR: Double, emit: (StressEpisode) -> Void
+        time: Double, heartRate: Double?, moving: Bool?, windowAboveRest: Double?, referenceHR: Double,
+        emit: (StressEpisode) -> Void
     ) -> Bool {
         guard let heartRate else { return openActivity != nil }
         let c = configuration
@@ -268,7 +277,7 @@ public struct StressDetector {
             activityPeak.removeValues(before: time - 60)
             activityPeak.append(heartRate, at: time)
             let peak = activityPeak.value ?? heartRate
-            if !isSitting, heartRate >= referenceHR + c.activityExitMargin, heartRate > peak - c.activityDrop {
+            if moving ?? (!isSitting && heartRate >= referenceHR + c.activityExitMargin && heartRate > peak - c.activityDrop) {
                 openActivity?.end = time
                 return true
             }
@@ -277,7 +286,13 @@ public struct StressDetector {
             return false
         }
         let starts: Bool
-        if var current = recovery {
+        if let moving {
+            starts = moving
+            if var current = recovery {
+                current.lowest = min(current.lowest, heartRate)
+                recovery = current
+            }
+        } else if var current = recovery {
             current.lowest = min(current.lowest, heartRate)
             recovery = current
             starts = heartRate >= current.lowest + c.activityDrop && heartRate >= referenceHR + c.activityMargin
@@ -285,7 +300,8 @@ public struct StressDetector {
             starts = heartRate >= referenceHR + c.activityMargin
                 || ((windowAboveRest ?? 0) >= c.activityWindowMargin && heartRate >= referenceHR + c.activityExitMargin)
         }
-        guard starts, !isSitting else { return false }
+        // Input at the desk rules out exercise only where the strap cannot tell.
+        guard starts, moving != nil || !isSitting else { return false }
         openActivity = StressEpisode(kind: .activity, start: time, end: time)
         activityPeak.removeAll()
         activityPeak.append(heartRate, at: time)
@@ -322,8 +338,8 @@ public struct StressDetector {
     // MARK: stress
 
     private mutating func trackStress(
-        time: Double, lnRMSSD: Double, referenceLn: Double, z: Double, aboveRest: Double, breathesFaster: Bool,
-        level: Double, emit: (StressEpisode) -> Void
+        time: Double, lnRMSSD: Double, referenceLn: Double, z: Double, aboveRest: Double,
+        still: Bool, breathesFaster: Bool, level: Double, emit: (StressEpisode) -> Void
     ) -> StressState {
         let c = configuration
         let resting: StressState = z <= -1 ? .elevated : .rest
@@ -350,7 +366,7 @@ public struct StressDetector {
         var candidate = stressCandidate ?? (start: time, lastTrue: time)
         candidate.lastTrue = time
         stressCandidate = candidate
-        guard time - candidate.start >= c.sustain else { return .elevated }
+        guard time - candidate.start >= (still ? c.stillSustain : c.sustain) else { return .elevated }
         let reason = StressReason(
             rmssdChange: Double.exp(lnRMSSD - referenceLn) - 1, rmssd: Double.exp(lnRMSSD), referenceRMSSD: Double.exp(referenceLn),
             heartRateAboveRest: aboveRest, breathingRate: breathingRate)
@@ -367,12 +383,5 @@ public struct StressDetector {
         episode.end = max(episode.start, min(episode.end, time))
         emit(episode)
         openStress = nil
-    }
-
-    /// The median of three breathing rates, nil until there are three.
-    private static func median(ofThree rates: [Double]) -> Double? {
-        guard rates.count == 3 else { return nil }
-        let (a, b, c) = (rates[0], rates[1], rates[2])
-        return max(min(a, b), min(max(a, b), c))
     }
 }

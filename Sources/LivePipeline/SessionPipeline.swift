@@ -12,6 +12,8 @@ public struct SessionPipeline {
     public private(set) var packets = 0
     /// End of the newest received beat on the session's RR timeline.
     public private(set) var received = RRInterval(microticks: 0)
+    /// When the newest notification with beats came, and where the beat timeline ended then.
+    private var lastPacket: (time: Double, seconds: Double)?
 
     public init(pipeline: HRVPipeline.Configuration, judge: BeatJudge) {
         self.pipeline = HRVPipeline(configuration: pipeline)
@@ -47,6 +49,7 @@ public struct SessionPipeline {
             received.microticks += interval.microticks
             pipeline.append(interval) { observer.observe($0, emit: emit) }
         }
+        lastPacket = (time, received.seconds)
         guard let (latest, assessment) = observer.latest else { return }
         emit(.metrics(MetricsReport(
             time: time, sessionSeconds: latest.beat.seconds, rmssdWindow: latest.rmssdWindow,
@@ -61,6 +64,15 @@ public struct SessionPipeline {
     /// A replay enters it where the session file has it, between the same notifications.
     public mutating func receive(desk presence: DeskPresence) {
         observer.judge.detector.isSitting = presence.isSittingEvidence
+    }
+
+    /// A second of the strap's accelerometer that ended at `time` (Unix seconds), placed on the
+    /// beat timeline from the newest notification's by its time to the millisecond (`MotionTime`);
+    /// before the first beat it says nothing.
+    public mutating func receive(_ motion: MotionSecond, at time: Double) {
+        guard let lastPacket else { return }
+        let time = MotionTime(time).seconds
+        observer.judge.detector.observe(motion, at: lastPacket.seconds + max(0, time - lastPacket.time))
     }
 
     /// The link dropped: beats before and after are not neighbours.

@@ -32,6 +32,8 @@ public struct DemoPlayback {
         switch action {
         case .notification(let bytes):
             run.receive(bytes, at: time)
+        case .acceleration(let second, let accelerometer):
+            run.receive(acceleration: accelerometer.samples(second: second), sampleRate: accelerometer.sampleRate, at: time)
         case .segment(let segment):
             run.report(.notice(Self.describe(segment)), at: time)
         case .startExercise where !run.session.isExercising:

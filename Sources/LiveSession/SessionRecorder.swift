@@ -52,7 +52,7 @@ public final class SessionRecorder: SessionOutput {
             header.deviceAddress = address
             writeHeader()
         }
-        guard let text = lines.line(for: event, line: &line) else { return }
+        guard let text = lines.line(for: event, at: time, line: &line) else { return }
         if headerWritten {
             append(text)
         } else if case .live = event {
@@ -67,12 +67,12 @@ public final class SessionRecorder: SessionOutput {
     /// stdout or the dashboard shows its beats).
     public func notificationArrived(_ measurement: HeartRateMeasurement, at time: Double) {
         if !headerWritten { writeHeader() }
-        append(SessionFileLines.packet(measurement, at: time))
+        append(lines.packet(measurement, at: time))
     }
 
     public func finish(_ summary: SessionSummary) {
         if !headerWritten { writeHeader() }
-        append(SessionRecords.summary(summary).serialized + "\n")
+        append(lines.finish() + SessionRecords.summary(summary).serialized + "\n")
         sync()
         if descriptor >= 0 { Descriptor.close(descriptor) }
         descriptor = -1

@@ -1,5 +1,4 @@
 import BlueZ
-import HRV
 import HeartRateProtocol
 import PolarMeasurementData
 import Settings
@@ -27,7 +26,6 @@ extension SessionRun {
         var rememberedAddress: String?
         var sensor: Device?
         var contact: Bool?
-        var motion: MotionMeter?
         link.onEvent = { [unowned self] event in
             let time = now()
             switch event {
@@ -43,12 +41,7 @@ extension SessionRun {
                 receive(bytes, parsed: measurement, at: time)
             case .measurementData(let frame, let sampleRate):
                 guard case .acceleration(let samples) = frame.samples else { break }
-                if motion?.sampleRate != sampleRate { motion = MotionMeter(sampleRate: sampleRate) }
-                for sample in samples {
-                    if let second = motion?.append(x: Double(sample.x), y: Double(sample.y), z: Double(sample.z)) {
-                        report(.motion(second), at: time)
-                    }
-                }
+                receive(acceleration: samples.lazy.map { SIMD3(Double($0.x), Double($0.y), Double($0.z)) }, sampleRate: sampleRate, at: time)
             case .gap:
                 breakContinuity(at: time)
             case .status(let status):

@@ -1,3 +1,4 @@
+import HRV
 import HeartRateProtocol
 import LivePipeline
 import Platform
@@ -15,6 +16,8 @@ public final class SessionRun {
     public private(set) var isFinished = false
     /// Where each stress episode began (seconds into the session), in order: episode n is the n-th.
     private var stressStarts: [Double] = []
+    /// The accelerometer's samples into seconds of motion, at the strap's rate.
+    private var motion: MotionMeter?
 
     public init(session: SessionPipeline, outputs: [SessionOutput]) {
         self.session = session
@@ -48,6 +51,18 @@ public final class SessionRun {
     public func observeDesk(_ change: DeskChange, at time: Double) {
         session.receive(desk: change.presence)
         report(.desk(change), at: time)
+    }
+
+    /// Accelerometer samples (mG; x, y, z with z through the strap's face) that came at `time`,
+    /// from the strap's Measurement Data or the demo's simulated strap: each second they complete
+    /// is judged with and reported as motion.
+    public func receive(acceleration samples: some Sequence<SIMD3<Double>>, sampleRate: Double, at time: Double) {
+        if motion?.sampleRate != sampleRate { motion = MotionMeter(sampleRate: sampleRate) }
+        for sample in samples {
+            guard let second = motion?.append(x: sample.x, y: sample.y, z: sample.z) else { continue }
+            session.receive(second, at: time)
+            report(.motion(second), at: time)
+        }
     }
 
     /// The beats before and after `time` are not neighbours.

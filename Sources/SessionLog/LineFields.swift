@@ -89,6 +89,12 @@ extension LineFields {
         }
     }
 
+    /// An array of numbers (a `motion_seconds` line's `mg`).
+    func numbers(_ key: StaticString) throws(SessionFileReader.LineError) -> [Double] {
+        guard case .array(let numbers?)? = value(key) else { throw missing(key, "a list of numbers") }
+        return numbers
+    }
+
     /// An array of whole numbers (a packet's `rr_1024`).
     func integers(_ key: StaticString) throws(SessionFileReader.LineError) -> [Int] {
         guard case .array(let numbers?)? = value(key) else { throw missing(key, "a list of whole numbers") }

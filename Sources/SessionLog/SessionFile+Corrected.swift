@@ -4,7 +4,7 @@ import Settings
 extension SessionFile {
     /// The corrected timeline, which version 1 files kept as `nn` lines: the packets' intervals
     /// and the gaps through the pipeline the session ran with (its header's settings), as the
-    /// live session placed them. Exercises and malformed notifications do not move beats.
+    /// live session placed them. Exercises, malformed notifications and motion do not move beats.
     func replayedCorrectedBeats() throws -> [PlacedBeat] {
         let settings = try SettingsFile.parse(header.configuration, source: "the header's config")
         var pipeline = HRVPipeline(configuration: settings.pipeline)
@@ -16,7 +16,7 @@ extension SessionFile {
             case .packet(let measurement, _):
                 for ticks in measurement.rrIntervals { pipeline.append(RRInterval(ticks: ticks), emit: keep) }
             case .gap: pipeline.breakContinuity(emit: keep)
-            case .malformed, .exercise, .desk: break
+            case .malformed, .exercise, .desk, .motion: break
             }
         }
         pipeline.finish(emit: keep)

@@ -34,6 +34,8 @@ public struct SessionFile: Sendable {
         case exercise(ExerciseMark)
         /// The desk's presence changed: the detector reads it too (`desk` lines).
         case desk(DeskChange, time: Double)
+        /// A second of the strap's accelerometer: the detector reads it too.
+        case motion(Motion)
     }
 
     public struct RawBeat: Sendable {

@@ -13,6 +13,16 @@ struct SessionFileBuilder {
     /// The packet whose beats are being collected (a packet's rr lines are consecutive,
     /// with the pipeline's nn and metrics lines between them).
     var packet: (number: Int, measurement: HeartRateMeasurement, time: Double)?
+    /// The motion seconds, each with the number of other steps before it: a `motion_seconds` line
+    /// comes after steps that came after its seconds, so they join the steps at the end (`finish`).
+    private var motionSteps: [(stepsBefore: Int, motion: SessionFile.Motion)] = []
+    /// false when the steps are not read (`SessionFileReader.Detail`): motion seconds are then
+    /// kept without a place.
+    private let placesMotion: Bool
+
+    init(placesMotion: Bool = true) {
+        self.placesMotion = placesMotion
+    }
 
     /// The first line, which must be a session header.
     mutating func addHeader(_ fields: JSONFields) throws(LineError) {
@@ -118,9 +128,12 @@ struct SessionFileBuilder {
                 guard let posture = MotionSecond.Posture(rawValue: name) else { throw LineError(reason: "posture must be upright or lying, not '\(name)'") }
                 return posture
             }
-            file!.motion.append(SessionFile.Motion(
+            let motion = SessionFile.Motion(
                 time: try fields.double("t"),
-                second: MotionSecond(level: level, intensity: try fields.double("mg"), cadence: try fields.optionalDouble("spm"), posture: posture)))
+                second: MotionSecond(level: level, intensity: try fields.double("mg"), cadence: try fields.optionalDouble("spm"), posture: posture))
+            try addMotion([(motion, stepsSince: 0)])
+        case MotionSecondsLine.type:
+            try addMotion(try MotionSecondsLine.seconds(fields))
         case "notice", "session":
             break
         default:
@@ -138,7 +151,7 @@ struct SessionFileBuilder {
         let energy = try Self.energy(fields)
         let number = try fields.int("pkt")
         let time = try fields.double("t")
-        let received = try fields.double("recv")
+        let received = try fields.exactDouble("recv")  // the packet's arrival, as a `packet` line's `t`
         let sequence = try fields.int("seq")
         if packet?.number != number {
             flushPacket()
@@ -158,7 +171,9 @@ struct SessionFileBuilder {
         let contactName = try fields.optionalString("contact") ?? "detected"
         let contact = try Self.contact(contactName)
         let energy = try Self.energy(fields)
-        let time = try fields.double("t")
+        // To the last bit, as the live pipeline had it (and JSONSerialization's reading may not
+        // give it): a motion second is placed by its distance from the newest packet's arrival.
+        let time = try fields.exactDouble("t")
         flushPacket()
         let ticks = intervals.map { UInt16($0) }
         var measurement = HeartRateMeasurement(heartRate: heartRate, sensorContact: contact, energyExpended: energy)
@@ -198,6 +213,44 @@ struct SessionFileBuilder {
         guard let packet else { return }
         file!.steps.append(.packet(packet.measurement, time: packet.time))
         self.packet = nil
+    }
+
+    /// Motion seconds read from a line, each placed `stepsSince` steps before it (the packet being
+    /// collected is one of them: it ends here).
+    private mutating func addMotion(_ seconds: [(SessionFile.Motion, stepsSince: Int)]) throws(LineError) {
+        guard placesMotion else { return file!.motion += seconds.map(\.0) }
+        let steps = file!.steps.count + (packet == nil ? 0 : 1)
+        var placed: [(stepsBefore: Int, motion: SessionFile.Motion)] = []
+        var earliest = motionSteps.last?.stepsBefore ?? 0
+        for (motion, stepsSince) in seconds {
+            guard (0...steps - earliest).contains(stepsSince) else {
+                throw LineError(reason: "steps_since \(stepsSince) places a second before the one before it, or before the file's first line")
+            }
+            earliest = steps - stepsSince
+            placed.append((earliest, motion))
+        }
+        flushPacket()
+        motionSteps += placed
+        file!.motion += placed.map(\.motion)
+    }
+
+    /// The file once every line has been added: the motion seconds among its other steps.
+    mutating func finish() -> SessionFile? {
+        flushPacket()
+        guard var file, !motionSteps.isEmpty else { return file }
+        var steps: [SessionFile.Step] = []
+        steps.reserveCapacity(file.steps.count + motionSteps.count)
+        var next = motionSteps.startIndex
+        for (index, step) in file.steps.enumerated() {
+            while next < motionSteps.endIndex, motionSteps[next].stepsBefore == index {
+                steps.append(.motion(motionSteps[next].motion))
+                next += 1
+            }
+            steps.append(step)
+        }
+        steps += motionSteps[next...].map { .motion($0.motion) }
+        file.steps = steps
+        return file
     }
 
     private func header(_ fields: JSONFields) throws(LineError) -> SessionFile.Header {

@@ -68,7 +68,7 @@ public struct SessionFileCompaction {
     /// The notification's packet line, then the lines held with it.
     private mutating func notificationEnded() -> [String] {
         guard let packet else { return [] }
-        let ended = [SessionFileLines.packet(packet.measurement, at: packet.time)] + held
+        let ended = [lines.packet(packet.measurement, at: packet.time)] + held
         self.packet = nil
         held = []
         return ended
@@ -90,7 +90,7 @@ public struct SessionFileCompaction {
         var measurement = HeartRateMeasurement(
             heartRate: heartRate, sensorContact: contact, energyExpended: try fields.optionalInt("energy_kj").flatMap { UInt16(exactly: $0) })
         measurement.rrIntervals = [ticks]
-        return (try fields.int("pkt"), measurement, try fields.double("recv"))
+        return (try fields.int("pkt"), measurement, try fields.exactDouble("recv"))
     }
 
     private static let rr = Array(#"{"type":"rr","#.utf8)

@@ -11,8 +11,8 @@ public enum SessionFileReader {
     public static let newestVersion = 2
 
     /// How much to read: everything; all but the corrected beats and metrics (pages that chart
-    /// the received beats only); for listings, all but the per-beat and per-packet lines; or those
-    /// and the metrics lines (the detector's state over time), without the beats.
+    /// the received beats only); for listings, all but the per-beat, per-packet and motion lines;
+    /// or those and the metrics lines (the detector's state over time), without the beats.
     public enum Detail: Sendable {
         case full, beats, overview, metrics
 
@@ -21,8 +21,16 @@ public enum SessionFileReader {
             switch self {
             case .full: []
             case .beats: [#"{"type":"nn","#, #"{"type":"metrics","#].map { Array($0.utf8) }
-            case .overview: [#"{"type":"rr","#, #"{"type":"packet","#, #"{"type":"nn","#, #"{"type":"metrics","#].map { Array($0.utf8) }
-            case .metrics: [#"{"type":"rr","#, #"{"type":"packet","#, #"{"type":"nn","#].map { Array($0.utf8) }
+            case .overview: [#"{"type":"rr","#, #"{"type":"packet","#, #"{"type":"nn","#, #"{"type":"metrics","#, #"{"type":"motion"#].map { Array($0.utf8) }
+            case .metrics: [#"{"type":"rr","#, #"{"type":"packet","#, #"{"type":"nn","#, #"{"type":"motion"#].map { Array($0.utf8) }
+            }
+        }
+
+        /// Whether the steps are read (and so motion seconds can be placed among them).
+        var readsSteps: Bool {
+            switch self {
+            case .full, .beats: true
+            case .overview, .metrics: false
             }
         }
     }
@@ -64,7 +72,7 @@ public enum SessionFileReader {
         private let readingInPlace: Bool
         private let lineLimit: LineLimit
         private let scanStorage = ScannedObject.Storage()
-        private var builder = SessionFileBuilder()
+        private var builder: SessionFileBuilder
         /// Lines handed to `take` so far.
         private var number = 0
         /// The start of a line whose end is in a later piece.
@@ -90,6 +98,7 @@ public enum SessionFileReader {
             self.source = source
             self.detail = detail
             skipped = detail.skipped
+            builder = SessionFileBuilder(placesMotion: detail.readsSteps)
             self.readingInPlace = readingInPlace
             self.lineLimit = lineLimit
         }
@@ -131,8 +140,7 @@ public enum SessionFileReader {
             if number == 0 {
                 throw RecordingError(source: source, line: 1, problem: "empty file, not an hrvmon session", hint: Self.headerHint)
             }
-            builder.flushPacket()
-            guard var file = builder.file else {
+            guard var file = builder.finish() else {
                 throw RecordingError(source: source, line: 1, problem: "not an hrvmon session file (no header line)")
             }
             if file.header.version >= 2, case .full = detail {

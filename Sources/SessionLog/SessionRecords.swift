@@ -129,6 +129,7 @@ public enum SessionRecords {
                 $0.add("calibrating", report.assessment.isCalibrating)
                 $0.add("beats", report.judgedBeats)
                 $0.add("breathing_per_min", report.assessment.breathingRate)
+                $0.add("motion", report.assessment.motion?.rawValue)
                 $0.add("dfa_alpha1", report.dfaAlpha1)
                 $0.add("coherence", report.coherence?.score)
             }

@@ -40,7 +40,7 @@ public struct SessionTimeline {
                 seconds = measurement.rrIntervals.reduce(seconds) { $0 + Double($1) / 1024 }
                 beats += measurement.rrIntervals.count
                 received.append((time, seconds))
-            case .malformed, .exercise, .desk: break
+            case .malformed, .exercise, .desk, .motion: break
             }
         }
         self.received = received

@@ -5,12 +5,31 @@ public struct GroundTruth: Sendable {
         public var kind: SegmentKind
         public var start: Double
         public var end: Double
+        /// What the chest accelerometer feels in it (``SimulatedAccelerometer``).
+        public var movement: Movement
 
-        public init(kind: SegmentKind, start: Double, end: Double) {
+        public init(kind: SegmentKind, start: Double, end: Double, movement: Movement = .still) {
             self.kind = kind
             self.start = start
             self.end = end
+            self.movement = movement
         }
+    }
+
+    /// The spans of `segments`, one each, end to end from 0.
+    public static func spans(of segments: [Segment]) -> [Span] {
+        var start = 0.0
+        return segments.map { segment in
+            defer { start += max(segment.duration, 0) }
+            return Span(kind: segment.kind, start: start, end: start + max(segment.duration, 0), movement: segment.movement)
+        }
+    }
+
+    /// Where the body changes posture: into and out of a `standing` segment (standing up,
+    /// sitting down). The heart rate's orthostatic response and the accelerometer's movement both
+    /// start there.
+    public var postureChanges: [Double] {
+        zip(spans, spans.dropFirst()).compactMap { ($0.kind == .standing) != ($1.kind == .standing) ? $1.start : nil }
     }
 
     /// One span per scenario segment, in order, tiling [0, duration].

@@ -66,6 +66,21 @@ public enum SegmentKind: String, Sendable, CaseIterable {
     }
 }
 
+/// How the body moves during a segment, as a chest accelerometer feels it.
+public enum Movement: String, Sendable, CaseIterable {
+    /// Seated or standing without steps: breathing moves the chest, talking adds gestures.
+    case still
+    /// Steps at a brisk walk's cadence (~115 a minute), a few hundred mG each.
+    case walking
+    /// Steps at a run's cadence (~165 a minute), about a G each.
+    case running
+}
+
+extension SegmentKind {
+    /// How a segment of this kind moves unless told: exercise runs, everything else is still.
+    public var defaultMovement: Movement { self == .activity ? .running : .still }
+}
+
 /// One stretch of a scenario: a physiological state held for `duration` seconds.
 ///
 /// `heartRate`, `rmssd` and `breathingRate` are the *steady-state* targets; the
@@ -81,6 +96,8 @@ public struct Segment: Sendable, Equatable {
     public var rmssd: Double
     /// Breathing rate, breaths per minute.
     public var breathingRate: Double
+    /// What the chest accelerometer feels (``SimulatedAccelerometer``); the RR do not depend on it.
+    public var movement: Movement
 
     /// Creates a segment; omitted targets take the defaults of `kind`
     /// (see ``SegmentKind/defaultHeartRate`` and friends).
@@ -89,13 +106,15 @@ public struct Segment: Sendable, Equatable {
         duration: Double,
         heartRate: Double? = nil,
         rmssd: Double? = nil,
-        breathingRate: Double? = nil
+        breathingRate: Double? = nil,
+        movement: Movement? = nil
     ) {
         self.kind = kind
         self.duration = duration
         self.heartRate = heartRate ?? kind.defaultHeartRate
         self.rmssd = rmssd ?? kind.defaultRMSSD
         self.breathingRate = breathingRate ?? kind.defaultBreathingRate
+        self.movement = movement ?? kind.defaultMovement
     }
 }
 

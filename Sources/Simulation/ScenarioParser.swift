@@ -47,6 +47,8 @@ extension Scenario {
     /// key      := "hr"     -- target heart rate, bpm, 30...220
     ///           | "rmssd"  -- target RMSSD, ms, 1...250
     ///           | "br"     -- breathing rate, breaths/min, 3...40
+    ///           | "move"   -- "still" | "walking" | "running": what the chest accelerometer
+    ///                         feels (default: running for activity, still otherwise)
     /// global   := "ectopic=" number ["/min"]  -- ectopic beats per minute, 0...30
     ///           | "missed=" integer           -- missed beats (merged RRs), 0...10000
     ///           | "extra=" integer            -- extra beats (split RRs), 0...10000
@@ -81,6 +83,7 @@ extension Scenario {
             if s.heartRate != s.kind.defaultHeartRate { item += ":hr=\(formatNumber(s.heartRate))" }
             if s.rmssd != s.kind.defaultRMSSD { item += ":rmssd=\(formatNumber(s.rmssd))" }
             if s.breathingRate != s.kind.defaultBreathingRate { item += ":br=\(formatNumber(s.breathingRate))" }
+            if s.movement != s.kind.defaultMovement { item += ":move=\(s.movement.rawValue)" }
             items.append(item)
         }
         if ectopicPerMinute != 0 { items.append("ectopic=\(formatNumber(ectopicPerMinute))/min") }
@@ -114,7 +117,8 @@ private func formatDuration(_ seconds: Double) -> String {
 }
 
 private let kindList = SegmentKind.allCases.map(\.rawValue).joined(separator: ", ")
-private let segmentKeyList = "hr (bpm, 30-220), rmssd (ms, 1-250), br (breaths/min, 3-40)"
+private let segmentKeyList = "hr (bpm, 30-220), rmssd (ms, 1-250), br (breaths/min, 3-40), move (\(movementList))"
+private let movementList = Movement.allCases.map(\.rawValue).joined(separator: ", ")
 private let globalList = "ectopic=N/min, missed=N, extra=N, ectopic-at=TIME, resonance=BREATHS_PER_MIN|flat, resonance-q=Q"
 private let durationHelp = "expected a duration like 90s, 10m, 1h or 1m30s (units h, m, s in that order)"
 private let numberHelp = "expected a decimal number like 85 or 6.5"
@@ -225,13 +229,19 @@ private struct ScenarioParser {
             if total > ScenarioLimits.maxDuration {
                 throw error(durationToken, "total scenario duration exceeds 48h")
             }
-            var hr: Double?, rmssd: Double?, br: Double?
+            var hr: Double?, rmssd: Double?, br: Double?, movement: Movement?
             for option in parts.dropFirst(2) {
                 guard option.contains("=") else {
                     throw error(option, "expected key=value; allowed keys: \(segmentKeyList)")
                 }
                 let (key, value) = splitKeyValue(option)
                 let name = key.lowercased()
+                if name == "move" {
+                    if movement != nil { throw error(option, "duplicate key 'move'") }
+                    guard let named = Movement(rawValue: value.lowercased()) else { throw error(value, "move must be one of \(movementList)") }
+                    movement = named
+                    continue
+                }
                 let range: ClosedRange<Double>
                 let unit: String
                 switch name {
@@ -257,7 +267,7 @@ private struct ScenarioParser {
                 default: br = v
                 }
             }
-            segments.append(Segment(kind: kind, duration: duration, heartRate: hr, rmssd: rmssd, breathingRate: br))
+            segments.append(Segment(kind: kind, duration: duration, heartRate: hr, rmssd: rmssd, breathingRate: br, movement: movement))
         }
 
         if segments.isEmpty {

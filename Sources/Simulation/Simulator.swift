@@ -32,18 +32,9 @@ public struct Simulator: Sendable {
 
     public func run() -> (beats: [SimulatedBeat], truth: GroundTruth) {
         let segments = scenario.segments
-        var spans: [GroundTruth.Span] = []
-        spans.reserveCapacity(segments.count)
-        var ends: [Double] = []
-        ends.reserveCapacity(segments.count)
-        var t0 = 0.0
-        for s in segments {
-            let end = t0 + max(s.duration, 0)
-            spans.append(.init(kind: s.kind, start: t0, end: end))
-            ends.append(end)
-            t0 = end
-        }
-        let total = t0
+        let spans = GroundTruth.spans(of: segments)
+        let ends = spans.map(\.end)
+        let total = ends.last ?? 0
         var artifacts: [BeatLabel: [Int]] = [:]
         for label in BeatLabel.allCases where label.isArtifact { artifacts[label] = [] }
         guard !segments.isEmpty, total > 0 else {

@@ -52,6 +52,30 @@ import Testing
         #expect(lines.contains { $0.hasPrefix(#"{"type":"packet","#) && $0.hasSuffix("]}") && !$0.contains("contact") })
     }
 
+    /// With a chest accelerometer: its seconds go twenty to a `motion_seconds` line, and a replay of
+    /// the file gives every metrics line the live session printed, byte for byte — the detector
+    /// was given the same seconds, at the same times, between the same notifications.
+    @Test func aReplayGivesTheDetectorTheMotionTheLiveSessionGaveIt() throws {
+        let recorded = try RecordedVersions.record(moving: true, in: try Self.directory())
+        let live = recorded.version1.split(separator: "\n").map(String.init)
+        let liveMetrics = live.filter { $0.hasPrefix(#"{"type":"metrics","#) }
+        let seconds = live.filter { $0.hasPrefix(#"{"type":"motion","#) }.count
+        #expect(liveMetrics.contains { $0.contains(#""state":"activity""#) && $0.contains(#""motion":"walking""#) })
+        let types = Self.types(recorded.version2)
+        #expect(types["motion"] == nil)
+        #expect((seconds / 20...seconds / 20 + 2).contains(types["motion_seconds"] ?? 0), "\(seconds) seconds in \(types["motion_seconds"] ?? 0) lines")
+        let v2 = try Self.read(recorded.version2)
+        #expect(v2.motion.count == seconds)
+        var replayed: [String] = []
+        _ = try SessionReplay.replay(v2, settings: try SessionReplay.settings(of: v2, source: "test"), baseline: v2.header.baseline) { event in
+            if let line = SessionRecords.object(for: .live(event), at: 0)?.serialized, line.hasPrefix(#"{"type":"metrics","#) { replayed.append(line) }
+        }
+        #expect(replayed.count == liveMetrics.count)
+        let differing = zip(liveMetrics, replayed).first { $0 != $1 }
+        #expect(differing == nil, "live \(differing?.0 ?? "")\nreplay \(differing?.1 ?? "")")
+        #expect(try SessionComparison.difference(try Self.read(recorded.version1), v2, source: "test") == nil)
+    }
+
     /// `sessions --compact`: the version 1 file becomes `ID.jsonl.gz` (version 2, the same
     /// session), and only then is the old file removed.
     @Test func compactionKeepsTheSession() throws {

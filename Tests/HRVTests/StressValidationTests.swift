@@ -42,10 +42,13 @@ import Testing
         }
     }
 
-    /// `sitting`: whether there was input at the desk at a beat's time (``StressDetector/isSitting``);
-    /// nil: never told, as without a desktop.
-    static func judge(_ spec: String, seed: UInt64, sitting: ((Double) -> Bool)? = nil) throws -> Judged {
-        let (beats, truth) = Simulator(scenario: try Scenario(parsing: spec), seed: seed).run()
+    /// With `motion`, the simulated strap's accelerometer too: each second reaches the detector
+    /// once the beats have reached its end, as the live session hands on both. `sitting`: whether
+    /// there was input at the desk at a beat's time (``StressDetector/isSitting``); nil: never
+    /// told, as without a desktop.
+    static func judge(_ spec: String, seed: UInt64, motion: Bool = false, sitting: ((Double) -> Bool)? = nil) throws -> Judged {
+        let scenario = try Scenario(parsing: spec)
+        let (beats, truth) = Simulator(scenario: scenario, seed: seed).run()
         var judged = Judged(truth: truth, realised: RealisedSegment.measure(beats, truth: truth))
         var pipeline = HRVPipeline()
         var detector = StressDetector()
@@ -54,7 +57,15 @@ import Testing
             let assessment = detector.update(VerdictInput(update)) { judged.episodes.append($0) }
             judged.states.append((update.beat.seconds, assessment.state, assessment.level))
         }
-        for beat in beats { pipeline.append(RRInterval(ticks: beat.rrTicks), emit: observe) }
+        let seconds = motion ? SimulatedMotion.seconds(of: scenario, seed: seed) : []
+        var next = 0
+        for beat in beats {
+            while next < seconds.count, Double(next + 1) <= beat.seconds {
+                detector.observe(seconds[next], at: Double(next + 1))
+                next += 1
+            }
+            pipeline.append(RRInterval(ticks: beat.rrTicks), emit: observe)
+        }
         pipeline.finish(emit: observe)
         detector.finish { judged.episodes.append($0) }
         return judged

@@ -23,6 +23,7 @@ import Testing
         #"{"type":"rr","t":1795282734.5, "recv":1795282734.5,"pkt":3,"seq":4,"rr_1024":802,"rr_ms":783.203125,"hr_bpm":76,"contact":"detected"}"#,
         #"{"type":"gap","t":1795282735}"#,
         #"{"type":"error","t":1795282736,"error":"too short","bytes":"10","count":1}"#,
+        #"{"type":"motion_seconds","t":1795282733.5,"offset_ms":[0,-12,230],"level":"wms","mg":[150.5,41,3.2],"spm":[104],"posture":"u-l","steps_since":[2,1,0]}"#,
         #"{"type":"note","t":1795282737.5,"text":"coffee \"double\"\n\u00e9\ud83d\ude00"}"#,
         #"{"type":"note","t":1795282738,"text":"tea","text":"green tea",}"#,
         #"{"type":"exercise","t":1795282739,"event":"started","pattern":"6/min","session_s":8}"#,
@@ -139,6 +140,8 @@ extension SessionLineReadingTests {
         #"{"type":"gap"}"#,
         #"{"type":"error","t":"x","bytes":"10"}"#,
         #"{"type":"exercise","t":3,"event":"started","pattern":"6/min"}"#,
+        #"{"type":"motion_seconds","t":3,"offset_ms":[0],"level":"s","mg":[5],"posture":"u","steps_since":[2]}"#,
+        #"{"type":"motion_seconds","t":3,"offset_ms":[0],"level":"w","mg":[5],"posture":"u","steps_since":[0]}"#,
     ])
     func aLineThatThrowsLeavesTheBuilderAsItWas(failing: String) throws {
         let beats = [#"{"type":"rr","t":1,"recv":1,"pkt":1,"seq":1,"rr_1024":800,"hr_bpm":75,"contact":"detected"}"#,

@@ -87,10 +87,12 @@ import Testing
         ("rest:5m:hr=", .init(token: "", position: 11,
             reason: "expected a decimal number like 85 or 6.5")),
         ("rest:5m:bpm=80", .init(token: "bpm", position: 8,
-            reason: "unknown key; allowed keys: hr (bpm, 30-220), rmssd (ms, 1-250), br (breaths/min, 3-40)")),
+            reason: "unknown key; allowed keys: hr (bpm, 30-220), rmssd (ms, 1-250), br (breaths/min, 3-40), move (still, walking, running)")),
         ("rest:5m:80", .init(token: "80", position: 8,
-            reason: "expected key=value; allowed keys: hr (bpm, 30-220), rmssd (ms, 1-250), br (breaths/min, 3-40)")),
+            reason: "expected key=value; allowed keys: hr (bpm, 30-220), rmssd (ms, 1-250), br (breaths/min, 3-40), move (still, walking, running)")),
         ("rest:5m:hr=60:hr=70", .init(token: "hr=70", position: 14, reason: "duplicate key 'hr'")),
+        ("rest:5m:move=jogging", .init(token: "jogging", position: 13, reason: "move must be one of still, walking, running")),
+        ("rest:5m:move=still:move=still", .init(token: "move=still", position: 19, reason: "duplicate key 'move'")),
         ("rest:5m,,stress:1m", .init(token: "", position: 8,
             reason: "empty item (stray comma?); expected kind:duration or one of ectopic=N/min, missed=N, extra=N, ectopic-at=TIME, resonance=BREATHS_PER_MIN|flat, resonance-q=Q")),
         ("rest:5m,", .init(token: "", position: 8,
@@ -180,6 +182,14 @@ import Testing
         #expect(s.spec == "rest:10m30s,stress:1h1m1s:hr=85.5,breathing:2.5s:br=5,ectopic=0.5/min,ectopic-at=1m30s,missed=2")
         #expect(try Scenario(parsing: s.spec) == s)
         #expect(try Scenario(presetOrSpec: "rest:1m") == Scenario(segments: [Segment(kind: .rest, duration: 60)]))
+    }
+
+    /// How a segment moves: running for activity, still otherwise, unless `move=` says.
+    @Test func movement() throws {
+        let s = try Scenario(parsing: "rest:1m,activity:2m:move=Walking,activity:1m,talking:1m:move=still")
+        #expect(s.segments.map(\.movement) == [.still, .walking, .running, .still])
+        #expect(s.spec == "rest:1m,activity:2m:move=walking,activity:1m,talking:1m")
+        #expect(try Scenario(parsing: "stress:1m:move=running").spec == "stress:1m:move=running")
     }
 
     @Test func segmentDefaultsPerKind() {

@@ -10,14 +10,16 @@ import Simulation
 /// event's `--format jsonl` line: `rr`, `nn` and `metrics` at every notification) and as the
 /// recorder writes it now (version 2). The session has a bit of every step the file keeps:
 /// packets of one to three beats, some with energy, contact lost for a while, malformed
-/// notifications, a link loss (gap) and a breathing exercise.
+/// notifications, a link loss (gap) and a breathing exercise; `moving`: and a chest accelerometer
+/// too, walking through the middle part, its seconds coming as a strap's do (not on the second,
+/// two in one frame now and then).
 public struct RecordedVersions {
     public static let start = 1_800_000_000.0
     public var version1: String
     public var version2: String
 
     /// `minutes` of simulated rest, stress and rest (seed 5), recorded into `directory`.
-    public static func record(minutes: Int = 5, in directory: String) throws -> RecordedVersions {
+    public static func record(minutes: Int = 5, moving: Bool = false, in directory: String) throws -> RecordedVersions {
         let settings = Settings()
         let path = directory + "/v2.jsonl"
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
@@ -32,6 +34,12 @@ public struct RecordedVersions {
             outputs: [recorder, lines])
         let scenario = try Scenario(parsing: "rest:\(minutes)m,stress:\(minutes)m,rest:\(minutes)m,ectopic=2/min")
         let ticks = Simulator(scenario: scenario, seed: 5).run().beats.map { Int($0.rrTicks) }
+        let accelerometer = SimulatedAccelerometer(
+            scenario: try Scenario(parsing: "rest:\(minutes)m,activity:\(minutes)m:move=walking,rest:\(minutes)m"), seed: 5)
+        var motionSecond = moving ? 0 : accelerometer.seconds
+        func motionTime(_ second: Int) -> Double {
+            start + 1.3337 + Double(second) + Double(second % 5) * 0.0991 - (second % 7 == 6 ? 0.25 : 0)
+        }
         var time = start + 1
         var index = 0
         var packet = 0
@@ -39,6 +47,12 @@ public struct RecordedVersions {
             let count = min(1 + packet % 3, ticks.count - index)
             let rr = Array(ticks[index..<index + count])
             time += Double(rr.reduce(0, +)) / 1024
+            while motionSecond < accelerometer.seconds, motionTime(motionSecond) < time {
+                // Every seventh second comes in the frame that ends the second before it.
+                let arrival = motionTime(motionSecond + (motionSecond % 7 == 5 ? 1 : 0))
+                run.receive(acceleration: accelerometer.samples(second: motionSecond), sampleRate: accelerometer.sampleRate, at: arrival)
+                motionSecond += 1
+            }
             let contact: Bool? = (200..<230).contains(packet) ? false : packet % 50 == 7 ? nil : true
             run.receive(Packet.measurement(heartRate: 60 * 1024 / rr[0], contact: contact, energy: packet % 40 == 3 ? packet : nil, rr: rr), at: time)
             switch packet {

@@ -139,6 +139,43 @@ import Testing
         #expect(demo.stderr.hasPrefix("saved as session ") && demo.stderr.hasSuffix(" in \(home)/data/hrvmon/sessions; `hrvmon sessions` lists it\n"), "\(demo.stderr)")
     }
 
+    /// The demo's strap streams its accelerometer as an H10 does: `motion` lines every second,
+    /// read through the same meter as live motion, and the detector judges with them: seated rest
+    /// is still, a brisk walk (+20 bpm, below the heart-rate-only activity margin) is walking and
+    /// `activity`, never stress.
+    static let walk = "rest:3m,activity:3m:hr=82:rmssd=22:br=18:move=walking"
+
+    @Test func theDemoStrapOffersMotion() throws {
+        let scenario = Self.walk
+        let home = try Self.home()
+        let environment = ["XDG_DATA_HOME": home + "/data", "XDG_RUNTIME_DIR": home + "/run"]
+        let demo = try Hrvmon.run(["demo", "--scenario", scenario, "--speed", "1000", "--format", "jsonl"], environment: environment)
+        #expect(demo.status == 0, "\(demo.stderr)")
+        let lines = demo.stdout.split(separator: "\n").map(String.init)
+        let motion = lines.filter { $0.contains(#""type":"motion""#) }
+        #expect((350...362).contains(motion.count), "a line a second: \(motion.count)")
+        #expect(motion.prefix(175).allSatisfy { $0.contains(#""level":"still""#) }, "\(motion.prefix(175).filter { !$0.contains("still") })")
+        #expect(motion.dropFirst(185).allSatisfy { $0.contains(#""level":"walking""#) && $0.contains(#""spm":"#) })
+        let metrics = lines.filter { $0.contains(#""type":"metrics""#) }
+        #expect(metrics.contains { $0.contains(#""state":"activity""#) && $0.contains(#""motion":"walking""#) })
+        #expect(metrics.contains { $0.contains(#""state":"rest""#) && $0.contains(#""motion":"still""#) })
+        #expect(!lines.contains { $0.contains(#""state":"stress""#) })
+    }
+
+    /// `analyze` of the saved session gives the detector the `motion` lines again, in their place
+    /// among the beats: the walk is activity there too, not the stress its heart rate alone reads as.
+    @Test func aReplayedSessionJudgesWithItsMotion() throws {
+        let home = try Self.home()
+        let environment = ["XDG_DATA_HOME": home + "/data", "XDG_RUNTIME_DIR": home + "/run"]
+        let demo = try Hrvmon.run(["demo", "--scenario", Self.walk, "--speed", "1000", "--save"], environment: environment)
+        #expect(demo.status == 0, "\(demo.stderr)")
+        let directory = home + "/data/hrvmon/sessions"
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasSuffix(".jsonl.gz") })
+        let analysed = try #require(try Hrvmon.run(["analyze", "--format", "json", directory + "/" + name], environment: environment).json)
+        #expect((analysed["stress_windows"] as? [Any])?.isEmpty == true, "\(analysed["stress_windows"] ?? "")")
+        #expect((analysed["activity_windows"] as? [Any])?.count == 1, "\(analysed["activity_windows"] ?? "")")
+    }
+
     /// During the exercise the demo takes itself, session time runs at real time, so the pacer
     /// can be breathed with, and b does not stop that exercise; before and after, the demo is fast.
     @Test func theDemosExerciseRunsAtRealTime() throws {
