@@ -28,7 +28,7 @@ Measured:
 HRVMON=path picks the binary (default: the release build); DAY_FILE=path the day (default
 .build/year/day.jsonl, recorded by the demo if missing, as scripts/make-year.sh does).
 """
-import bisect, json, os, re, resource, shutil, subprocess, sys, tempfile, time
+import bisect, json, os, re, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HRVMON = os.environ.get("HRVMON", os.path.join(ROOT, ".build/release/hrvmon"))
@@ -211,17 +211,28 @@ def percentile(weighted, share):
     return float("nan")
 
 
-def timed_window(participants, day, speedup, seconds):
-    """Appends and syncs for `seconds`; the syncs' records (participant, start, end, exit code, CPU)."""
+def timed_window(participants, day, speedup, seconds, scratch):
+    """Appends and syncs for `seconds`: the syncs' records (participant, start, end, exit code, CPU)
+    and the appender's CPU. The appender is a process of its own, as `monitor` is: starting 20
+    syncs a second blocks their starter (vfork), which must not delay the files' growth."""
     start = time.time() + 1
+    end = start + seconds
     for participant in participants:
         participant.start_session(day, start)
+    appended = scratch + "/appended.json"
+    appender = os.fork()
+    if appender == 0:
+        status = 1
+        try:
+            append_until(participants, day, speedup, start, end, appended)
+            status = 0
+        finally:
+            os._exit(status)
     due = {participant: start + index * SYNC_PERIOD / len(participants) for index, participant in enumerate(participants)}
-    running, records, end = {}, [], start + seconds
+    running, records = {appender: (None, start)}, []
     while time.time() < end:
         now = time.time()
         for participant in participants:
-            participant.append(day, (now - start) * speedup)
             if due[participant] <= now:
                 if participant.sync_pid is None:
                     participant.sync_pid = run([HRVMON, "study", "sync"], participant.environment, participant.log)
@@ -230,10 +241,28 @@ def timed_window(participants, day, speedup, seconds):
                     participant.skipped += 1  # the previous sync still runs: this one waits for the next period
                 due[participant] += SYNC_PERIOD * max(1, int((now - due[participant]) // SYNC_PERIOD) + 1)
         records += reap(running, block=False)
-        time.sleep(max(0.0, TICK - (time.time() - now)))
+        time.sleep(max(0.0, min(min(due.values()), now + TICK) - time.time()))
     while running:
         records += reap(running, block=True)
-    return start, end, records
+    appender_record = next(record for record in records if record[0] is None)
+    if appender_record[3] != 0:
+        fail("the appender failed")
+    with open(appended) as file:
+        for participant, (beats, rr_sum, marks_time, marks_seq) in zip(participants, json.load(file)):
+            participant.beats, participant.rr_sum, participant.marks_time, participant.marks_seq = beats, rr_sum, marks_time, marks_seq
+    return start, end, [record for record in records if record[0] is not None], appender_record[4]
+
+
+def append_until(participants, day, speedup, start, end, path):
+    """The appender: every TICK, each session file grows by the day's lines now due; then what it
+    wrote (beats, sum of RR, the marks) into `path`."""
+    while time.time() < end:
+        now = time.time()
+        for participant in participants:
+            participant.append(day, (now - start) * speedup)
+        time.sleep(max(0.0, TICK - (time.time() - now)))
+    with open(path, "w") as file:
+        json.dump([(p.beats, p.rr_sum, p.marks_time, p.marks_seq) for p in participants], file)
 
 
 def reap(running, block):
@@ -243,7 +272,8 @@ def reap(running, block):
         if pid == 0:
             break
         participant, started = running.pop(pid)
-        participant.sync_pid = None
+        if participant is not None:
+            participant.sync_pid = None
         records.append((participant, started, time.time(), os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime))
         if block:
             break
@@ -314,10 +344,9 @@ def main():
     try:
         participants = prepare(server, count, scratch)
         load_before, busy_before = os.getloadavg(), machine_busy()
-        server_before, appender_before = server.cpu_seconds(), resource.getrusage(resource.RUSAGE_SELF)
-        start, end, records = timed_window(participants, day, speedup, minutes * 60)
+        server_before = server.cpu_seconds()
+        start, end, records, appender = timed_window(participants, day, speedup, minutes * 60, scratch)
         server_cpu = server.cpu_seconds() - server_before
-        appender = resource.getrusage(resource.RUSAGE_SELF)
         load_after, busy_after = os.getloadavg(), machine_busy()
         retry = final_syncs(participants)
         failed_again = final_syncs(retry) if retry else []
@@ -350,7 +379,7 @@ def report(run):
     durations = sorted(finished - started for _, started, finished, _, _ in records)
     failures = sum(1 for record in records if record[3] != 0)
     client = sum(record[4] for record in records)
-    appender = (run["appender"].ru_utime + run["appender"].ru_stime) - (run["appender_before"].ru_utime + run["appender_before"].ru_stime)
+    appender = run["appender"]
     busy = run["busy_after"][0] - run["busy_before"][0]
     capacity = run["busy_after"][1] - run["busy_before"][1]
     cores = os.cpu_count()
