@@ -15,14 +15,15 @@ participant's beats on the server are, by count, lowest and highest sequence num
 key makes them distinct) and sum of RR, those appended locally (exit 1 if not).
 
 Measured:
-- beats per second ingested: beats committed in the timed window / its length;
+- beats per second ingested: the beats committed in each 10-s bucket of the window, without the
+  first and last bucket (their mean, least and most);
 - upload lag per beat: from the write of its line to the commit of the batch holding it
   (pg_xact_commit_timestamp of the row's xmin; each batch is one statement); p50 and p99 over
   the beats appended up to 20 s before the window ends (later ones are cut short by the end);
 - server CPU: utime + stime of the postmaster, the children it reaped (cutime + cstime: each
   sync's backend exits with its connection) and its live children, from /proc;
 - client CPU: utime + stime of every `hrvmon study sync`, from wait4's rusage; the appender
-  (this script, standing in for `monitor` writing its file) separately;
+  (a process of its own, standing in for `monitor` writing its file) separately;
 - the load average and the whole machine's busy share (/proc/stat), as the VM is shared.
 
 HRVMON=path picks the binary (default: the release build); DAY_FILE=path the day (default
@@ -358,8 +359,8 @@ def main():
                           f"WHERE participant = '{example}' GROUP BY session")
     finally:
         server.close()
+        shutil.rmtree(scratch, ignore_errors=True)
     report(dict(locals(), speedup=speedup))
-    shutil.rmtree(scratch, ignore_errors=True)
     sys.exit(1 if wrong or failed_again else 0)
 
 
