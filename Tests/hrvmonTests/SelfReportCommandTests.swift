@@ -87,6 +87,33 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: home + "/data/hrvmon/checkins.jsonl"))
     }
 
+    /// A check-in made while `monitor` records from the fake bluetoothd goes into that session's
+    /// file, and the session's report shows it among its events.
+    @Test func aCheckInDuringMonitorIsInItsSessionsReport() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let (home, environment) = Self.home()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try FileManager.default.createDirectory(atPath: home + "/runtime", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: home + "/config/hrvmon", withIntermediateDirectories: true)
+        try LiveProcess.fastLink.write(toFile: home + "/config/hrvmon/config", atomically: true, encoding: .utf8)
+        let monitor = try LiveProcess(["monitor", "--device", FakeBluetooth.polar, "--format", "jsonl"], environment: fake.environment, home: home)
+        #expect(try MonitorCommandTests.waitForSubscriber(fake))
+        try MonitorCommandTests.send((0..<10).map { _ in Packet.measurement(rr: [800, 820, 840]) }, to: fake, expecting: 30, in: monitor)
+        let checkIn = try Hrvmon.run(["checkin", "--mood", "2", "--doing", "exam", "--where", "library"], environment: environment)
+        #expect(checkIn.status == 0 && checkIn.stdout.contains("checked in to the running session"), "\(checkIn.stdout)\(checkIn.stderr)")
+        #expect(monitor.next { $0["type"] as? String == "checkin" } != nil, "\(monitor.stderr)")
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit(timeout: 30) == 0, "\(monitor.stderr)")
+
+        let sessions = try FileManager.default.contentsOfDirectory(atPath: home + "/data/hrvmon/sessions")
+        let session = try #require(sessions.first { $0.hasSuffix(".jsonl.gz") }, "\(sessions)")
+        let report = try Hrvmon.run(["report", home + "/data/hrvmon/sessions/" + session, "-o", "-"], environment: environment)
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stdout.contains("Check-in") && report.stdout.contains("exam") && report.stdout.contains("library"))
+        #expect(!FileManager.default.fileExists(atPath: home + "/data/hrvmon/checkins.jsonl"), "not the diary")
+    }
+
     /// The dashboard's `c` in a real terminal: the four questions on the key line, Tab completing
     /// to an earlier answer from the diary, and the check-in in the session's file.
     @Test func dashboardCheckInInATerminal() throws {
