@@ -109,6 +109,40 @@ import Testing
         let unasked = try newcomer.run(["study", "join", participant.invite])
         #expect(unasked.status == 2 && unasked.stderr.contains("--accept"))
     }
+
+    /// `invite --expires`: the invite says when, the server's role has it as `VALID UNTIL`; past
+    /// it, `join` refuses the invite naming the date before connecting, and a credential the
+    /// server expired after joining is a refused credential, not an unreachable server.
+    @Test func anInviteExpiresOnItsDateAndAnExpiredCredentialIsRefusedNotUnreachable() throws {
+        let participant = try #require(try study.joined(1, inviting: ["--expires", "30"]).first)
+        let expires = try participant.inviteField("expires")
+        let seconds = try #require(Double(expires.prefix { $0 != " " }))
+        let inThirtyDays = Date().timeIntervalSince1970 + 30 * 86_400
+        #expect(abs(seconds - inThirtyDays) < 600, "\(expires)")
+        let validUntil = try study.serverColumn(
+            "SELECT extract(epoch FROM rolvaliduntil)::bigint FROM pg_roles WHERE rolname = '\(participant.pseudonym)'")
+        #expect(validUntil == [String(Int(seconds))], "\(validUntil)")
+        // Unexpired: joined (by the fixture) and sending.
+        try participant.record(minutes: 2)
+        let sync = try participant.run(["study", "sync"])
+        #expect(sync.status == 0 && sync.stdout.contains("sent "), "\(sync.stderr)")
+
+        // The same invite with a date in the past: refused before connecting, with the date.
+        let text = try String(contentsOfFile: participant.invite, encoding: .utf8)
+        let past = text.replacingOccurrences(of: "expires: \(expires)", with: "expires: 1700000000 2023-11-14T22:13:20Z")
+        let expired = try Hrvmon.temporaryFile(past, name: "expired.invite")
+        let newcomer = StudyFixture.Participant()
+        let refused = try newcomer.run(["study", "join", expired.path, "--accept"])
+        #expect(refused.status == 2 && refused.stderr.contains("this invite expired on 2023-11-14T22:13:20Z"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: newcomer.home + "/config/hrvmon/study/membership"))
+
+        // Expired on the server after joining: PostgreSQL says only "authentication failed".
+        #expect(try study.server.researcherSQL(study.database, "ALTER ROLE \(participant.pseudonym) VALID UNTIL '2001-01-01'").status == 0)
+        try participant.record(minutes: 1)
+        let late = try participant.run(["study", "sync"])
+        #expect(late.status == 1 && late.stderr.contains("refused the credential") && late.stderr.contains("expired or was revoked"), "\(late.stderr)")
+        #expect(!late.stderr.contains("cannot reach"))
+    }
 }
 
 /// SHA-256 as a tool outside hrvmon computes it, to check the consent's recorded hash.

@@ -2,10 +2,10 @@ import Exports
 import SessionLog
 import Study
 
-/// The `checkins` category of a pulled study, as files of their own beside the beats: csv and
-/// jsonl `checkins.*` and `labels.*` (answers to "Was that stress?"); bids, the dataset's
-/// phenotype files `phenotype/checkins.tsv` and `phenotype/episodelabels.tsv`, each with its
-/// JSON sidecar. A check-in's `session` is empty (csv, jsonl) or `n/a` (bids) when it is the
+/// The `checkins` and `notes` categories of a pulled study, as files of their own beside the
+/// beats: csv and jsonl `checkins.*`, `labels.*` (answers to "Was that stress?") and `notes.*`;
+/// bids, the dataset's phenotype files `phenotype/checkins.tsv`, `phenotype/episodelabels.tsv`
+/// and `phenotype/notes.tsv`, each with its JSON sidecar. A check-in's `session` is empty (csv, jsonl) or `n/a` (bids) when it is the
 /// diary's: made when no session ran.
 enum StudySelfReportFiles {
     /// Each column: its name, what it means, and each row's value (nil: none).
@@ -44,10 +44,18 @@ enum StudySelfReportFiles {
         ("via", "where it was answered: notification, dashboard or command", { .text($0.via) }),
     ]
 
+    static let noteColumns: [Column<StudyResearcher.PulledSelfReports.Note>] = [
+        ("session", "the session's id", { .text($0.session) }),
+        ("seq", "its place among the session's notes, from 1", { .integer($0.seq) }),
+        ("t", "when it was made, Unix seconds", { .number($0.time) }),
+        ("text", "the note as the participant wrote it during the session", { .text($0.text) }),
+    ]
+
     static func files(_ pulled: StudyResearcher.PulledSelfReports, format: StudyPull.Format) -> [BIDSPhysio.File] {
         [
             file("checkins", pulled.checkIns, checkInColumns, participant: \.participant, format: format),
             file(format == .bids ? "episodelabels" : "labels", pulled.labels, labelColumns, participant: \.participant, format: format),
+            file("notes", pulled.notes, noteColumns, participant: \.participant, format: format),
         ].flatMap { $0 }
     }
 
