@@ -14,8 +14,9 @@ public struct ConsentChange {
         /// Check-ins and answers to "Was that stress?" (category checkins).
         public var checkIns = 0
         public var labels = 0
-        /// Notes (category notes).
+        /// Notes and events (categories notes, events).
         public var notes = 0
+        public var events = 0
         /// Rows of the categories erased that are left, counted afterwards (none, or a failure).
         public var rowsLeft = 0
     }
@@ -43,7 +44,7 @@ public struct ConsentChange {
 
     /// Sends `categories` from now on: recorded on the server and here. A category removed has its
     /// rows deleted on the server (rr: every session and beat; checkins: every check-in and
-    /// answer to "Was that stress?"; notes: every note); one added counts from now, so that
+    /// answer to "Was that stress?"; notes: every note; events: every event); one added counts from now, so that
     /// sessions recorded while it was not chosen are not sent.
     public mutating func choose(_ categories: [String]) throws(StudyFailure) -> Erased? {
         let offered = try database.query("SELECT array_to_string(categories, ',') FROM hrvmon_study.study").single ?? ""
@@ -51,7 +52,7 @@ public struct ConsentChange {
         guard notOffered.isEmpty else {
             throw .badInput("--add: \(notOffered.joined(separator: ", ")) not offered; the study offers \(offered.replacingAll(",", with: ", "))")
         }
-        let removed = membership.categories.filter { !categories.contains($0) && Self.tables[$0] != nil }
+        let removed = membership.categories.filter { !categories.contains($0) }
         let erased = removed.isEmpty ? nil : try erase(removed)
         try record(categories: categories, withdrawn: false)
         if categories.contains(where: { !membership.categories.contains($0) }) {
@@ -63,8 +64,8 @@ public struct ConsentChange {
         return erased
     }
 
-    /// The tables each category sent is kept in (`events` is not sent by this version).
-    static let tables = ["rr": ["beats", "sessions"], "checkins": ["checkins", "episode_labels"], "notes": ["notes"]]
+    /// The tables each category sent is kept in.
+    static let tables = ["rr": ["beats", "sessions"], "checkins": ["checkins", "episode_labels"], "notes": ["notes"], "events": ["events"]]
 
     /// Deletes this participant's rows of `categories` in one transaction, then counts what is
     /// left of them. The DELETEs delete only rows this role may also SELECT (row-level security),
@@ -83,7 +84,7 @@ public struct ConsentChange {
         if categories.contains("rr") { try SentState.forgetAll() }
         return Erased(
             sessions: deleted["sessions"] ?? 0, beats: deleted["beats"] ?? 0, checkIns: deleted["checkins"] ?? 0,
-            labels: deleted["episode_labels"] ?? 0, notes: deleted["notes"] ?? 0, rowsLeft: left.flatMap { Int($0) } ?? -1)
+            labels: deleted["episode_labels"] ?? 0, notes: deleted["notes"] ?? 0, events: deleted["events"] ?? 0, rowsLeft: left.flatMap { Int($0) } ?? -1)
     }
 
     private func record(categories: [String], withdrawn: Bool) throws(StudyFailure) {

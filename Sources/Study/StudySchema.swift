@@ -5,20 +5,20 @@
 ///
 /// What a participant may do: read the study's name, categories, time-shift setting and consent
 /// texts; insert its consent; insert, read and delete its own sessions and beats, its own
-/// check-ins and answers to "Was that stress?" (`selfReports`) and its own notes (reading its own
-/// rows is its upload state, and `ON CONFLICT` needs it); update only how far its own sessions were recorded
+/// check-ins and answers to "Was that stress?" (`selfReports`), its own notes and events (reading
+/// its own rows is its upload state, and `ON CONFLICT` needs it); update only how far its own sessions were recorded
 /// (`recorded_until`, `recorded_beats`: what `status` finds gaps against); nothing on
 /// `participants`, nothing else of `consents`, no other UPDATE.
 enum StudySchema {
     static let name = "hrvmon_study"
     /// The schema's format, in `study.format`, for a later hrvmon to migrate from. 2: the
-    /// `checkins` category's tables (`selfReports`); 3: the `notes` category's table and the
-    /// study's `time_shift` (`notesAndTimeShift`). `create` adds them to a study of an older format.
+    /// `checkins` category's tables (`selfReports`); 3: the `notes` and `events` categories'
+    /// tables and the study's `time_shift` (`notesEventsAndTimeShift`). `create` adds them to a study of an older format.
     static let format = 3
 
     /// What the formats after `format` added, for the study's participants' role `group`.
     static func upgrades(from format: Int, group: String) -> String {
-        [selfReports(group:), notesAndTimeShift(group:)].dropFirst(format - 1).map { $0(group) }.joined(separator: "\n")
+        [selfReports(group:), notesEventsAndTimeShift(group:)].dropFirst(format - 1).map { $0(group) }.joined(separator: "\n")
     }
 
     static func creation(group: String) -> String {
@@ -126,9 +126,12 @@ enum StudySchema {
     }
 
     /// The `notes` category (the participant's notes during a session, each keyed by its place in
-    /// the session's file, as check-ins are), and whether the study shifts its participants'
-    /// times (`create --time-shift`; each participant's shift is theirs alone, never sent).
-    static func notesAndTimeShift(group: String) -> String {
+    /// the session's file, as check-ins are); the `events` category (what the session recorded
+    /// about itself: stress and activity episodes, breathing exercises, suggestions, link changes;
+    /// each keyed by its kind and its place among the session's events of that kind); and whether
+    /// the study shifts its participants' times (`create --time-shift`; each participant's shift
+    /// is theirs alone, never sent).
+    static func notesEventsAndTimeShift(group: String) -> String {
         """
         CREATE TABLE hrvmon_study.notes (
             participant name NOT NULL DEFAULT current_user,
@@ -138,9 +141,23 @@ enum StudySchema {
             text text NOT NULL,
             received timestamptz NOT NULL DEFAULT now(),
             PRIMARY KEY (participant, session, seq));
-        GRANT SELECT, INSERT, DELETE ON hrvmon_study.notes TO \(group);
+        CREATE TABLE hrvmon_study.events (
+            participant name NOT NULL DEFAULT current_user,
+            session text NOT NULL,
+            kind text NOT NULL CHECK (kind IN ('stress', 'activity', 'exercise', 'suggestion', 'link')),
+            seq integer NOT NULL,
+            time double precision,
+            start_s double precision,
+            end_s double precision,
+            detail text,
+            received timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (participant, session, kind, seq));
+        GRANT SELECT, INSERT, DELETE ON hrvmon_study.notes, hrvmon_study.events TO \(group);
         ALTER TABLE hrvmon_study.notes ENABLE ROW LEVEL SECURITY;
+        ALTER TABLE hrvmon_study.events ENABLE ROW LEVEL SECURITY;
         CREATE POLICY own_notes ON hrvmon_study.notes FOR ALL TO \(group)
+            USING (participant = current_user) WITH CHECK (participant = current_user);
+        CREATE POLICY own_events ON hrvmon_study.events FOR ALL TO \(group)
             USING (participant = current_user) WITH CHECK (participant = current_user);
         ALTER TABLE hrvmon_study.study ADD COLUMN time_shift boolean NOT NULL DEFAULT false;
         """

@@ -23,8 +23,9 @@ public struct StudySync {
         /// Check-ins and answers to "Was that stress?" the server stored now (category checkins).
         public var checkInsSent = 0
         public var labelsSent = 0
-        /// Notes the server stored now (category notes).
+        /// Notes and events the server stored now (categories notes, events).
         public var notesSent = 0
+        public var eventsSent = 0
     }
 
     let membership: Membership
@@ -48,8 +49,8 @@ public struct StudySync {
         let received = sendsBeats ? try highWaterMarks() : [:]
         for path in sessions {
             let id = SessionStore.id(of: path)
-            // Its beats all sent; its check-ins, answers and notes are read again (`label` appends
-            // to an ended session), only the lines without beats.
+            // Its beats all sent; its check-ins, answers, notes and events are read again (`label`
+            // appends to an ended session), only the lines without beats.
             let beatsSent = !sendsBeats || (sent.entries[id]?.isComplete == true && received[shift.session(id)] == sent.entries[id]?.lastSequence)
             if beatsSent && !selfReports.any { continue }
             let file: SessionFile
@@ -94,8 +95,10 @@ public struct StudySync {
         report.checkInsSent += stored.checkIns
         report.labelsSent += stored.labels
         report.notesSent += stored.notes
-        if stored != StudySelfReports.Counts() {
-            progress("\(selfReports.session.isEmpty ? "diary" : selfReports.session): sent check-ins \(stored.checkIns), answers \(stored.labels), notes \(stored.notes)")
+        report.eventsSent += stored.events
+        if stored != StudySelfReports.Stored() {
+            let what = "check-ins \(stored.checkIns), answers \(stored.labels), notes \(stored.notes), events \(stored.events)"
+            progress("\(selfReports.session.isEmpty ? "diary" : selfReports.session): sent \(what)")
         }
     }
 

@@ -27,8 +27,8 @@ public final class StudyUploader {
     private let selfReports: StudySelfReports.Categories
     /// Times and the session's id as the server is sent them.
     private let shift: TimeShift
-    /// Check-ins, answers to "Was that stress?" and notes the server has confirmed (stored now or before).
-    private var selfReportsSent = StudySelfReports.Counts()
+    /// Check-ins, answers to "Was that stress?", notes and events the server has confirmed (stored now or before).
+    private var selfReportsSent = StudySelfReports.Sent()
     private var connection: DatabaseConnection?
     /// The server's last sequence number of this session; nil until asked on this connection.
     private var mark: Int?
@@ -48,8 +48,8 @@ public final class StudyUploader {
     public private(set) var lastFailure: DatabaseFailure?
 
     /// An uploader for the session recorded at `path` in the sessions directory; nil when this
-    /// user takes part in no study, or sends none of beats (rr), check-ins (checkins) and notes
-    /// (notes), or the file is elsewhere (`--log`: `study sync` does not send it either).
+    /// user takes part in no study, or sends none of its categories (rr, checkins, notes, events),
+    /// or the file is elsewhere (`--log`: `study sync` does not send it either).
     public static func forSession(at path: String, loop: EventLoop, interval: Double = StudyUploader.interval) throws(StudyFailure) -> StudyUploader? {
         guard path.hasPrefix(SessionStore.directory + "/"), let membership = try Membership.load(),
             membership.categories.contains("rr") || StudySelfReports.Categories(membership.categories).any
@@ -150,7 +150,7 @@ public final class StudyUploader {
         }
     }
 
-    /// Its check-ins, answers and notes the server has not confirmed, after its beats; then the turn ends.
+    /// Its check-ins, answers, notes and events the server has not confirmed, after its beats; then the turn ends.
     private func sendSelfReports() {
         let waiting = tail.file.map { StudySelfReports(id, $0, selfReports, sent: selfReportsSent) }
         guard let connection, let file = tail.file, let waiting, !waiting.isEmpty else {
@@ -158,7 +158,7 @@ public final class StudyUploader {
             return schedule(after: interval)
         }
         run(waiting.shifted(by: shift).statement, on: connection) { [weak self] _ in
-            self?.selfReportsSent = StudySelfReports.Counts(checkIns: file.checkIns.count, labels: file.labels.count, notes: file.notes.count)
+            self?.selfReportsSent = StudySelfReports.Sent(file)
             self?.step()
         }
     }

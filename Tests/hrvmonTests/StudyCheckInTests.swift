@@ -86,49 +86,59 @@ import Testing
         #expect(try study.serverRows("checkins", of: chooser) == 0)
     }
 
-    /// The `notes` category: a session's notes sent once, only by a participant who chose them;
-    /// pulled in each format; deleted when the participant stops sending them.
-    @Test func notesAreSentOnceByThoseWhoChoseThemPulledAndRemoved() throws {
+    /// The `notes` and `events` categories: a session's notes and what it recorded about itself
+    /// (here a link change, a suggestion and a stress episode) sent once, only by a participant who
+    /// chose them; pulled in each format; deleted when the participant stops sending them.
+    @Test func notesAndEventsAreSentOnceByThoseWhoChoseThemPulledAndRemoved() throws {
         let study = try StudyFixture()
-        let participants = try study.joined(2, offering: "rr,checkins,notes", choosing: ["rr,notes", "rr,checkins"])
+        let participants = try study.joined(2, offering: "rr,checkins,notes,events", choosing: ["rr,notes,events", "rr,checkins"])
         let (chooser, other) = (participants[0], participants[1])
         for participant in participants { try Self.reportAndSync(participant) }
         #expect(try study.serverRows("notes", of: chooser) == 1 && study.serverRows("checkins", of: chooser) == 0)
         #expect(try study.serverRows("notes", of: other) == 0 && study.serverRows("checkins", of: other) == 2)
-        #expect(try chooser.run(["study", "show"]).stdout.contains("notes: the notes you make during sessions are sent"))
+        #expect(try study.serverRows("events", of: other) == 0)
+        let events = try study.serverColumn("SELECT kind || ' ' || seq || ' ' || (time IS NOT NULL) || ' ' || coalesce((end_s > start_s)::text, '') FROM hrvmon_study.events ORDER BY kind")
+        #expect(events == ["link 1 true ", "stress 1 false true", "suggestion 1 true "], "\(events)")
+        let show = try chooser.run(["study", "show"]).stdout
+        #expect(show.contains("notes: the notes you make during sessions are sent") && show.contains("events: what your sessions recorded"), "\(show)")
         let again = try chooser.run(["study", "sync"])
         #expect(try again.stdout.contains("nothing to send") && study.serverRows("notes", of: chooser) == 1, "\(again.stdout)")
+        #expect(try study.serverRows("events", of: chooser) == 3)
 
         let directory = Hrvmon.freshHome()
         for format in ["jsonl", "csv"] {
             let pull = try study.researcher(["study", "pull", "--database", study.uri, "--format", format, "-o", directory])
-            #expect(pull.status == 0 && pull.stderr.contains("and 1 note to"), "\(pull.stderr)")
+            #expect(pull.status == 0 && pull.stderr.contains("1 note and 3 events to"), "\(pull.stderr)")
         }
         let note = try #require(try JSONSerialization.jsonObject(with: Data(String(contentsOfFile: directory + "/notes.jsonl", encoding: .utf8).utf8)) as? [String: Any])
         #expect(note["participant"] as? String == chooser.pseudonym && note["text"] as? String == "exam, \"hard\"\tpart" && note["seq"] as? Int == 1)
         let csv = try String(contentsOfFile: directory + "/notes.csv", encoding: .utf8)
         #expect(csv.hasPrefix("participant,session,seq,t,text\n") && csv.contains(#","exam, ""hard""\#tpart""#), "\(csv)")
+        let pulledEvents = try String(contentsOfFile: directory + "/events.jsonl", encoding: .utf8)
+        #expect(pulledEvents.contains(#""kind":"stress""#) && pulledEvents.contains(#""detail":"connected: simulated""#), "\(pulledEvents)")
+        #expect(try String(contentsOfFile: directory + "/events.csv", encoding: .utf8).hasPrefix("participant,session,kind,seq,t,start_s,end_s,detail\n"))
         let root = directory + "/bids"
         #expect(try study.researcher(["study", "pull", "--database", study.uri, "--format", "bids", "-o", root]).status == 0)
         let phenotype = try String(contentsOfFile: root + "/phenotype/notes.tsv", encoding: .utf8).split(separator: "\n")
         #expect(phenotype.count == 2 && phenotype[0] == "participant_id\tsession\tseq\tt\ttext" && phenotype[1].hasSuffix("\texam, \"hard\" part"), "\(phenotype)")
+        #expect(try String(contentsOfFile: root + "/phenotype/sessionevents.tsv", encoding: .utf8).split(separator: "\n").count == 4)
         let checked = try ReferenceReader.read("bids-validator", root)
         #expect(checked["not_bids"] as? [String] == [] && checked["unmatched"] as? [String] == [], "\(checked)")
 
-        let remove = try chooser.run(["study", "categories", "--remove", "notes"])
-        #expect(remove.status == 0 && remove.stdout.contains("1 note") && remove.stdout.contains("the server holds none of it"), "\(remove.stdout) \(remove.stderr)")
-        #expect(try study.serverRows("notes", of: chooser) == 0 && study.serverBeats(chooser).rows > 100)
+        let remove = try chooser.run(["study", "categories", "--remove", "notes,events"])
+        #expect(remove.status == 0 && remove.stdout.contains("1 note, 3 events") && remove.stdout.contains("the server holds none of it"), "\(remove.stdout) \(remove.stderr)")
+        #expect(try study.serverRows("notes", of: chooser) == 0 && study.serverRows("events", of: chooser) == 0 && study.serverBeats(chooser).rows > 100)
     }
 
-    /// The researcher's erase deletes a participant's check-ins, answers and notes with the rest.
+    /// The researcher's erase deletes a participant's check-ins, answers, notes and events with the rest.
     @Test func eraseDeletesTheCheckInsToo() throws {
         let study = try StudyFixture()
-        let participant = try #require(try study.joined(1, offering: "rr,checkins,notes").first)
+        let participant = try #require(try study.joined(1, offering: "rr,checkins,notes,events").first)
         try Self.reportAndSync(participant)
         #expect(try study.serverRows("checkins", of: participant) == 2 && study.serverRows("notes", of: participant) == 1)
         let erase = try study.researcher(["study", "erase", "--database", study.uri, participant.pseudonym])
-        #expect(erase.status == 0 && erase.stdout.contains("1 consent record, 2 check-ins, 1 answer, 1 note and the role deleted"), "\(erase.stdout) \(erase.stderr)")
+        #expect(erase.status == 0 && erase.stdout.contains("1 consent record, 2 check-ins, 1 answer, 1 note, 3 events and the role deleted"), "\(erase.stdout) \(erase.stderr)")
         #expect(try study.serverRows("checkins", of: participant) == 0 && study.serverRows("episode_labels", of: participant) == 0)
-        #expect(try study.serverRows("notes", of: participant) == 0)
+        #expect(try study.serverRows("notes", of: participant) == 0 && study.serverRows("events", of: participant) == 0)
     }
 }

@@ -134,7 +134,7 @@ import Testing
         let server = try StudyTimeShiftTests.serverBeats(study, participant)
         #expect(local.count == 60 && zip(local, server).allSatisfy { $0.seq == $1.seq && $0.rr == $1.rr && $1.t == $0.t + shift })
         #expect(server.first?.session == (try StudyTimeShiftTests.sessionID(id, movedBy: Int(shift / 86_400))))
-        let noted = try StudyTimeShiftTests.localTime(participant, id, type: "note")
+        let noted = try StudyTimeShiftTests.localField(participant, id, type: "note")
         #expect(try study.serverColumn("SELECT text || '|' || time FROM hrvmon_study.notes") == ["stairs|\(noted + shift)"])
     }
 }

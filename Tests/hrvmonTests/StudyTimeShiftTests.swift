@@ -35,11 +35,11 @@ import Testing
             }
     }
 
-    /// A local line's `t` of `type` in session `id`.
-    static func localTime(_ participant: StudyFixture.Participant, _ id: String, type: String) throws -> Double {
+    /// The number `key` (`t`: its time) of the first line of `type` in session `id`.
+    static func localField(_ participant: StudyFixture.Participant, _ id: String, type: String, _ key: String = "t") throws -> Double {
         let line = try #require(try participant.sessionText(id).split(separator: "\n").first { $0.contains(#""type":"\#(type)""#) })
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        return try #require(object["t"] as? Double)
+        return try #require(object[key] as? Double)
     }
 
     /// `id` (`YYYYMMDD-HHMMSS`) with its date `days` later.
@@ -55,7 +55,7 @@ import Testing
     @Test func eachParticipantsTimesAreShiftedByTheirOwnWeeksAndNothingElseChanges() throws {
         let before = Date().timeIntervalSince1970
         let study = try StudyFixture()
-        let participants = try study.joined(2, offering: "rr,checkins,notes", timeShift: true)
+        let participants = try study.joined(2, offering: "rr,checkins,notes,events", timeShift: true)
         var shifts: [Double] = []
         for participant in participants {
             let sync = try StudyCheckInTests.reportAndSync(participant)
@@ -72,13 +72,20 @@ import Testing
             // Every beat: its time moved by exactly the shift (as the client adds it), its RR and place unchanged.
             #expect(server.allSatisfy { $0.session == shiftedID }, "\(server.first.map { $0.session } ?? "") vs \(shiftedID)")
             #expect(zip(local, server).allSatisfy { $0.seq == $1.seq && $0.rr == $1.rr && $1.t == $0.t + shift })
-            let start = try Self.localTime(participant, id, type: "session")
-            let end = try Self.localTime(participant, id, type: "summary")
+            let start = try Self.localField(participant, id, type: "session")
+            let end = try Self.localField(participant, id, type: "summary")
             let session = try study.serverColumn(
                 "SELECT session || '|' || started || '|' || recorded_until FROM hrvmon_study.sessions WHERE participant = '\(participant.pseudonym)'")
             #expect(session == ["\(shiftedID)|\(start + shift)|\(end + shift)"], "\(session)")
             let note = try study.serverColumn("SELECT session, time FROM hrvmon_study.notes WHERE participant = '\(participant.pseudonym)'")
             #expect(note == ["\(shiftedID)|\(start + 60 + shift)"], "\(note)")
+            // Events with a clock time are shifted; an episode's seconds into the session are not.
+            let events = try study.serverColumn(
+                "SELECT kind || '|' || coalesce(time::text, '') FROM hrvmon_study.events WHERE participant = '\(participant.pseudonym)' ORDER BY kind")
+            let link = try Self.localField(participant, id, type: "link"), suggestion = try Self.localField(participant, id, type: "suggestion")
+            #expect(events == ["link|\(link + shift)", "stress|", "suggestion|\(suggestion + shift)"], "\(events)")
+            let episode = try study.serverColumn("SELECT start_s FROM hrvmon_study.events WHERE participant = '\(participant.pseudonym)' AND kind = 'stress'")
+            #expect(episode == ["\(try Self.localField(participant, id, type: "stress", "start_s"))"], "\(episode)")
             let checkIns = try study.serverColumn(
                 "SELECT session, time FROM hrvmon_study.checkins WHERE participant = '\(participant.pseudonym)' ORDER BY session DESC")
             #expect(checkIns.first == "\(shiftedID)|\(start + 30 + shift)", "\(checkIns)")
@@ -122,7 +129,7 @@ import Testing
         let server = try Self.serverBeats(study, participant)
         #expect(local.count > 300 && server.count == local.count)
         #expect(zip(local, server).allSatisfy { $0.seq == $1.seq && $0.rr == $1.rr && $0.t == $1.t && $1.session == id })
-        let start = try Self.localTime(participant, id, type: "session")
+        let start = try Self.localField(participant, id, type: "session")
         #expect(try study.serverColumn("SELECT started FROM hrvmon_study.sessions") == ["\(start)"])
         #expect(try study.serverColumn("SELECT time FROM hrvmon_study.notes") == ["\(start + 60)"])
         // Joined after the study turned the shift on, a participant would be shifted, the first not:

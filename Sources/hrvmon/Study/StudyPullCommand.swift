@@ -34,7 +34,7 @@ struct StudyPull: ParsableCommand {
 
     func run() throws {
         do { try DataDirectory.makePrivateDirectory(output) } catch { throw badInput(ValidationError("-o \(output): \(error)")) }
-        var written = (participants: Set<String>(), sessions: 0, beats: 0, checkIns: 0, labels: 0, notes: 0)
+        var written = (participants: Set<String>(), sessions: 0, beats: 0, checkIns: 0, labels: 0, notes: 0, events: 0)
         try studyOutcome { () throws(StudyFailure) in
             let researcher = try StudyResearcher(uri: database.database, loop: EventLoop())
             let members = try researcher.members()
@@ -49,6 +49,7 @@ struct StudyPull: ParsableCommand {
                     written.checkIns = pulled.checkIns.count
                     written.labels = pulled.labels.count
                     written.notes = pulled.notes.count
+                    written.events = pulled.events.count
                     _ = try writeTree(StudySelfReportFiles.files(pulled, format: format), under: output)
                 })
                 try table?.finish()
@@ -62,7 +63,8 @@ struct StudyPull: ParsableCommand {
         FileStream.printError(
             "pulled \(Formatting.count(written.beats, "beat")) of \(Formatting.count(written.sessions, "session")) of "
                 + "\(Formatting.count(written.participants.count, "participant")), \(Formatting.count(written.checkIns, "check-in")), "
-                + "\(Formatting.count(written.labels, "answer")) to \"Was that stress?\" and \(Formatting.count(written.notes, "note")) to \(output)")
+                + "\(Formatting.count(written.labels, "answer")) to \"Was that stress?\", \(Formatting.count(written.notes, "note")) and "
+                + "\(Formatting.count(written.events, "event")) to \(output)")
     }
 
     /// The BIDS files `export --format bids` writes for one session, under the participant's subject.

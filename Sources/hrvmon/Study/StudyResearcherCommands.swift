@@ -139,7 +139,8 @@ struct StudyErase: ParsableCommand {
         print(
             "erased \(participant): \(Formatting.count(erased.beats, "beat")), \(Formatting.count(erased.sessions, "session")), "
                 + "\(Formatting.count(erased.consents, "consent record")), \(Formatting.count(erased.checkIns, "check-in")), "
-                + "\(Formatting.count(erased.labels, "answer")), \(Formatting.count(erased.notes, "note")) and the role deleted")
+                + "\(Formatting.count(erased.labels, "answer")), \(Formatting.count(erased.notes, "note")), "
+                + "\(Formatting.count(erased.events, "event")) and the role deleted")
         guard erased.rowsLeft == 0 && !erased.roleLeft else {
             FileStream.printError("hrvmon: \(participant): listed again, the server still holds \(erased.rowsLeft) rows\(erased.roleLeft ? " and the role" : "")")
             throw ExitCode(1)
