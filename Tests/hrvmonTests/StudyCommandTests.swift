@@ -35,6 +35,26 @@ import Testing
         #expect(renamed.stderr.contains("holds the study 'Sleep and stress 2027'"))
     }
 
+    /// A study set up by an earlier hrvmon (format 1: beats only; 2: check-ins too) gets the
+    /// tables and the time-shift setting of format 3 when `create` runs again, with their grants
+    /// and row-level security: its participants can then send notes and events.
+    @Test(arguments: [1, 2]) func createAgainMigratesAStudyOfAnOlderFormat(format: Int) throws {
+        let study = try StudyFixture()
+        #expect(try study.create(offering: "rr,checkins,notes,events").status == 0)
+        let older = (format == 1 ? "DROP TABLE hrvmon_study.checkins, hrvmon_study.episode_labels; " : "")
+            + "DROP TABLE hrvmon_study.notes, hrvmon_study.events; ALTER TABLE hrvmon_study.study DROP COLUMN time_shift; "
+            + "UPDATE hrvmon_study.study SET format = \(format)"
+        #expect(try study.server.researcherSQL(study.database, older).status == 0)
+        let participant = try #require(try study.joined(1, offering: "rr,checkins,notes,events").first)
+        #expect(try study.serverColumn("SELECT format::text || ' ' || time_shift::text FROM hrvmon_study.study") == ["3 false"])
+        let secured = try study.serverColumn(
+            "SELECT count(*) FROM pg_class WHERE relnamespace = 'hrvmon_study'::regnamespace AND relrowsecurity AND relname IN ('checkins', 'episode_labels', 'notes', 'events')")
+        #expect(secured == ["4"])
+        try StudyCheckInTests.reportAndSync(participant)
+        #expect(try study.serverRows("checkins", of: participant) == 2 && study.serverRows("notes", of: participant) == 1)
+        #expect(try study.serverRows("events", of: participant) == 3)
+    }
+
     @Test func aConnectionWithoutTLSOrToAServerOfAnotherCAIsRefused() throws {
         let plain = try study.researcher(["study", "status", "--database", study.uri + "&sslmode=disable"])
         #expect(plain.status == 2)
