@@ -120,6 +120,10 @@ import Testing
         let forged = try Hrvmon.temporaryFile(String(text[..<text.range(of: "ca:\n")!.upperBound]) + otherCA, name: "forged.invite")
         let wrongCA = try newcomer.run(["study", "join", forged.path, "--accept"])
         #expect(wrongCA.status == 1 && wrongCA.stderr.contains("not from the study's CA"), "\(wrongCA.stderr)")
+        // An invite naming another study than its server holds.
+        let renamed = try Hrvmon.temporaryFile(text.replacingOccurrences(of: "study: Sleep and stress 2027\n", with: "study: Another study\n"), name: "renamed.invite")
+        let mismatch = try newcomer.run(["study", "join", renamed.path, "--accept"])
+        #expect(mismatch.status == 2 && mismatch.stderr.contains("this invite is for the study 'Another study', but its server holds 'Sleep and stress 2027'"), "\(mismatch.stderr)")
         // A second study's invite while taking part in one.
         let second = try StudyFixture(server: study.server)
         let invited = try second.joined(1)
