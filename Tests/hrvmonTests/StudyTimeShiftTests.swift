@@ -97,6 +97,9 @@ import Testing
             #expect(again.status == 0 && again.stdout.contains("nothing to send"), "\(again.stdout) \(again.stderr)")
             #expect(try study.serverBeats(participant) == (local.count, local.count))
             #expect(try participant.run(["study", "show"]).stdout.contains("times: the study shifts them"))
+            // Joining again with the same invite keeps the shift: what was sent stays where it is.
+            #expect(try participant.run(["study", "join", participant.invite, "--accept"]).status == 0)
+            #expect(try Self.shift(of: participant) == shift)
         }
         // Two participants, two shifts (the same one would come once in 5219 draws).
         #expect(shifts[0] != shifts[1])
