@@ -27,8 +27,7 @@ public struct ConsentChange {
     /// Connects with the credential kept at `join`.
     public init(membership: Membership, loop: EventLoop) throws(StudyFailure) {
         self.membership = membership
-        let invite = try Membership.loadInvite()
-        database = try connect(try studyConnection(invite.connection, password: invite.password, caFile: Membership.caFile), on: loop)
+        database = try Membership.openDatabase(on: loop)
     }
 
     /// Withdraws consent: recorded on the server (`withdrawn`) and here, so nothing more is sent;

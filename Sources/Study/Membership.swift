@@ -1,4 +1,5 @@
 import Platform
+import StudyDatabase
 import UserData
 
 /// What a participant keeps of the study, in `$XDG_CONFIG_HOME/hrvmon/study/` (0700): the
@@ -70,6 +71,21 @@ public struct Membership: Equatable, Sendable {
             throw .badInput(invalid.description)
         } catch {
             throw .file("\(error)")
+        }
+    }
+
+    /// A session with the study's database on the credential kept at `join` (`sync`, `categories`,
+    /// `leave`). PostgreSQL refuses an expired password as any other; when the invite's own
+    /// `expires:` has passed, the refusal says so, with the date.
+    static func openDatabase(on loop: EventLoop) throws(StudyFailure) -> DatabaseSession {
+        let invite = try loadInvite()
+        do {
+            return try connect(try studyConnection(invite.connection, password: invite.password, caFile: caFile), on: loop)
+        } catch {
+            guard case .database(var failure) = error, failure.kind == .credential, let expires = invite.expires, invite.hasExpired(at: WallClock.now())
+            else { throw error }
+            failure.detail += "; the invite expired on \(Invite.utc(expires))"
+            throw .database(failure)
         }
     }
 

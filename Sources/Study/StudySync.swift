@@ -34,8 +34,7 @@ public struct StudySync {
     /// Connects with the credential kept at `join`.
     public init(membership: Membership, loop: EventLoop) throws(StudyFailure) {
         self.membership = membership
-        let invite = try Membership.loadInvite()
-        database = try connect(try studyConnection(invite.connection, password: invite.password, caFile: Membership.caFile), on: loop)
+        database = try Membership.openDatabase(on: loop)
     }
 
     /// Sends what the server lacks of `sessions` (paths, oldest first) and, with checkins, of the

@@ -165,7 +165,13 @@ import Testing
         try participant.record(minutes: 1)
         let late = try participant.run(["study", "sync"])
         #expect(late.status == 1 && late.stderr.contains("refused the credential") && late.stderr.contains("expired or was revoked"), "\(late.stderr)")
-        #expect(!late.stderr.contains("cannot reach"))
+        #expect(!late.stderr.contains("cannot reach") && !late.stderr.contains("the invite expired"))
+        // The kept invite's own date past too: the refusal names it.
+        let kept = participant.home + "/config/hrvmon/study/invite"
+        try String(contentsOfFile: kept, encoding: .utf8).replacingOccurrences(of: "expires: \(expires)", with: "expires: 1700000000 2023-11-14T22:13:20Z")
+            .write(toFile: kept, atomically: true, encoding: .utf8)
+        let lapsed = try participant.run(["study", "sync"])
+        #expect(lapsed.status == 1 && lapsed.stderr.contains("refused the credential") && lapsed.stderr.contains("the invite expired on 2023-11-14T22:13:20Z"), "\(lapsed.stderr)")
     }
 }
 
