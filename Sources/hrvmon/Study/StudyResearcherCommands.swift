@@ -57,6 +57,7 @@ struct StudyInvite: ParsableCommand {
     var output: String
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "The credential expires this many days from now: join refuses the invite after it, and the server refuses the participant's connections (default: never).",
             valueName: "DAYS"))
