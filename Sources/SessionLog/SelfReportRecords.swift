@@ -37,7 +37,7 @@ public enum SelfReportRecords {
         let fields = JSONFields(members)
         do throws(SessionFileReader.LineError) {
             switch try fields.string("type") {
-            case "checkin": return .checkIn(try fields.checkIn(), time: try fields.double("t"))
+            case "checkin": return .checkIn(try fields.checkIn(), time: try fields.exactDouble("t"))
             case "dass21":
                 guard case .array(let values)? = fields.raw("answers") else { throw SessionFileReader.LineError(reason: "\"answers\" must be a list") }
                 let answers = values.compactMap { value -> Int? in

@@ -88,17 +88,18 @@ struct SessionFileBuilder {
                 end: try fields.double("end_s"), peakLevel: try fields.optionalDouble("peak_level"), reason: reason))
         case "suggestion":
             file!.suggestions.append(SessionFile.Suggestion(
-                time: try fields.double("t"), sessionSeconds: try fields.double("session_s"),
+                time: try fields.exactDouble("t"), sessionSeconds: try fields.double("session_s"),
                 reason: try fields.string("reason"), pattern: try fields.string("pattern")))
         case "note":
-            file!.notes.append(SessionFile.Note(time: try fields.double("t"), text: try fields.string("text")))
+            // Rare lines whose times a study sends on exactly: read to the last bit.
+            file!.notes.append(SessionFile.Note(time: try fields.exactDouble("t"), text: try fields.string("text")))
         case "checkin":
-            file!.checkIns.append(SessionFile.TimedCheckIn(time: try fields.double("t"), checkIn: try fields.checkIn()))
+            file!.checkIns.append(SessionFile.TimedCheckIn(time: try fields.exactDouble("t"), checkIn: try fields.checkIn()))
         case "label":
             file!.labels.append(try fields.episodeLabel())
         case "link":
             file!.links.append(SessionFile.LinkChange(
-                time: try fields.double("t"), state: try fields.string("state"), detail: try fields.string("detail")))
+                time: try fields.exactDouble("t"), state: try fields.string("state"), detail: try fields.string("detail")))
         case "sensor":
             if let address = try? fields.string("address") {
                 file!.header.deviceAddress = file!.header.deviceAddress ?? address
@@ -106,7 +107,7 @@ struct SessionFileBuilder {
             }
         case "summary":
             file!.summary = SessionFile.Summary(
-                time: try fields.double("t"), seconds: try fields.double("duration_s"), beats: try fields.int("beats"),
+                time: try fields.exactDouble("t"), seconds: try fields.double("duration_s"), beats: try fields.int("beats"),
                 heartRate: try fields.optionalDouble("hr_bpm"), rmssd: try fields.optionalDouble("rmssd_ms"),
                 sdnn: try fields.optionalDouble("sdnn_ms"), stressSeconds: try fields.double("stress_s"),
                 exercises: try fields.int("exercises"), baseline: try baseline(fields.object("baseline")))

@@ -14,6 +14,9 @@ public struct ConsentChange {
         /// Check-ins and answers to "Was that stress?" (category checkins).
         public var checkIns = 0
         public var labels = 0
+        /// Notes and events (categories notes, events).
+        public var notes = 0
+        public var events = 0
         /// Rows of the categories erased that are left, counted afterwards (none, or a failure).
         public var rowsLeft = 0
     }
@@ -24,14 +27,13 @@ public struct ConsentChange {
     /// Connects with the credential kept at `join`.
     public init(membership: Membership, loop: EventLoop) throws(StudyFailure) {
         self.membership = membership
-        let invite = try Membership.loadInvite()
-        database = try connect(try studyConnection(invite.connection, password: invite.password, caFile: Membership.caFile), on: loop)
+        database = try Membership.openDatabase(on: loop)
     }
 
     /// Withdraws consent: recorded on the server (`withdrawn`) and here, so nothing more is sent;
-    /// with `erase`, every session and beat this participant sent is deleted first.
+    /// with `erase`, everything this participant sent is deleted first.
     public mutating func leave(erase: Bool) throws(StudyFailure) -> Erased? {
-        let erased = erase ? try self.erase(beats: true, selfReports: true) : nil
+        let erased = erase ? try self.erase(Array(Self.tables.keys)) : nil
         try record(categories: membership.categories, withdrawn: true)
         let now = WallClock.now()
         membership.left = membership.left ?? "\(now) \(WallClock.iso8601(now))"
@@ -41,7 +43,7 @@ public struct ConsentChange {
 
     /// Sends `categories` from now on: recorded on the server and here. A category removed has its
     /// rows deleted on the server (rr: every session and beat; checkins: every check-in and
-    /// answer to "Was that stress?"); one added counts from now, so that
+    /// answer to "Was that stress?"; notes: every note; events: every event); one added counts from now, so that
     /// sessions recorded while it was not chosen are not sent.
     public mutating func choose(_ categories: [String]) throws(StudyFailure) -> Erased? {
         let offered = try database.query("SELECT array_to_string(categories, ',') FROM hrvmon_study.study").single ?? ""
@@ -50,8 +52,7 @@ public struct ConsentChange {
             throw .badInput("--add: \(notOffered.joined(separator: ", ")) not offered; the study offers \(offered.replacingAll(",", with: ", "))")
         }
         let removed = membership.categories.filter { !categories.contains($0) }
-        let erasing = (beats: removed.contains("rr"), selfReports: removed.contains("checkins"))
-        let erased = erasing.beats || erasing.selfReports ? try erase(beats: erasing.beats, selfReports: erasing.selfReports) : nil
+        let erased = removed.isEmpty ? nil : try erase(removed)
         try record(categories: categories, withdrawn: false)
         if categories.contains(where: { !membership.categories.contains($0) }) {
             let now = WallClock.now()
@@ -62,12 +63,14 @@ public struct ConsentChange {
         return erased
     }
 
-    /// Deletes this participant's sessions and beats, or its check-ins and answers, or both, in
-    /// one transaction, then counts what is left of them. The DELETEs delete only rows this role
-    /// may also SELECT (row-level security), so a count taken afterwards, not the DELETE's own, is
-    /// what says they are gone.
-    private func erase(beats: Bool, selfReports: Bool) throws(StudyFailure) -> Erased {
-        let tables = (beats ? ["beats", "sessions"] : []) + (selfReports ? ["checkins", "episode_labels"] : [])
+    /// The tables each category sent is kept in.
+    static let tables = ["rr": ["beats", "sessions"], "checkins": ["checkins", "episode_labels"], "notes": ["notes"], "events": ["events"]]
+
+    /// Deletes this participant's rows of `categories` in one transaction, then counts what is
+    /// left of them. The DELETEs delete only rows this role may also SELECT (row-level security),
+    /// so a count taken afterwards, not the DELETE's own, is what says they are gone.
+    private func erase(_ categories: [String]) throws(StudyFailure) -> Erased {
+        let tables = categories.sorted().flatMap { Self.tables[$0] ?? [] }
         var deleted: [String: Int] = [:]
         try database.query("BEGIN")
         for table in tables {
@@ -77,10 +80,10 @@ public struct ConsentChange {
         let counts = tables.map { "(SELECT count(*) FROM hrvmon_study.\($0) WHERE participant = current_user)" }
         let left = try database.query("SELECT " + counts.joined(separator: " + ")).single
         // What this machine believed sent is sent no more.
-        if beats { try SentState.forgetAll() }
+        if categories.contains("rr") { try SentState.forgetAll() }
         return Erased(
             sessions: deleted["sessions"] ?? 0, beats: deleted["beats"] ?? 0, checkIns: deleted["checkins"] ?? 0,
-            labels: deleted["episode_labels"] ?? 0, rowsLeft: left.flatMap { Int($0) } ?? -1)
+            labels: deleted["episode_labels"] ?? 0, notes: deleted["notes"] ?? 0, events: deleted["events"] ?? 0, rowsLeft: left.flatMap { Int($0) } ?? -1)
     }
 
     private func record(categories: [String], withdrawn: Bool) throws(StudyFailure) {

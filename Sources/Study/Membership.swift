@@ -1,11 +1,13 @@
 import Platform
+import StudyDatabase
 import UserData
 
 /// What a participant keeps of the study, in `$XDG_CONFIG_HOME/hrvmon/study/` (0700): the
 /// invite, which holds the credential (`invite`, 0600), the study's CA (`ca.pem`), the consent
 /// text as accepted (`consent.txt`), and `membership`: `key: value` lines of the study, the
-/// pseudonym, the consent's version, SHA-256 and time, the categories chosen, and when consent was
-/// withdrawn (`leave`), after which nothing is sent.
+/// pseudonym, the consent's version, SHA-256 and time, the categories chosen, the participant's
+/// time shift when the study shifts times (never sent: `TimeShift`), and when consent was withdrawn
+/// (`leave`), after which nothing is sent.
 public struct Membership: Equatable, Sendable {
     public var study: String
     public var pseudonym: String
@@ -13,6 +15,8 @@ public struct Membership: Equatable, Sendable {
     public var consentSHA256: String
     public var accepted: String
     public var categories: [String]
+    /// How far this participant's times are moved before they are sent; `.none` unless the study asks.
+    public var timeShift = TimeShift.none
     /// When the participant left the study (`Unix-seconds ISO-8601`); nil while taking part.
     public var left: String? = nil
 
@@ -31,7 +35,7 @@ public struct Membership: Equatable, Sendable {
         accepted: \(accepted)
         categories: \(categories.joined(separator: ","))
 
-        """ + (left.map { "left: \($0)\n" } ?? "")
+        """ + (timeShift == .none ? "" : "time-shift-weeks: \(timeShift.weeks)\n") + (left.map { "left: \($0)\n" } ?? "")
     }
 
     /// The membership recorded by `join`; nil when this user has joined no study.
@@ -49,9 +53,14 @@ public struct Membership: Equatable, Sendable {
         else {
             throw .badInput("\(file): damaged (a line is missing); join the study again with the invite")
         }
+        var timeShift = TimeShift.none
+        if let text = fields["time-shift-weeks"] {
+            guard let weeks = Int(text) else { throw .badInput("\(file): damaged (its time-shift-weeks is not a number); keep the file as join wrote it") }
+            timeShift = TimeShift(weeks: weeks)
+        }
         return Membership(
             study: study, pseudonym: pseudonym, consentVersion: version, consentSHA256: sha256, accepted: accepted,
-            categories: categories.split(separator: ",").map(String.init), left: fields["left"])
+            categories: categories.split(separator: ",").map(String.init), timeShift: timeShift, left: fields["left"])
     }
 
     /// The invite kept at `join`, whose credential `sync` connects with.
@@ -62,6 +71,21 @@ public struct Membership: Equatable, Sendable {
             throw .badInput(invalid.description)
         } catch {
             throw .file("\(error)")
+        }
+    }
+
+    /// A session with the study's database on the credential kept at `join` (`sync`, `categories`,
+    /// `leave`). PostgreSQL refuses an expired password as any other; when the invite's own
+    /// `expires:` has passed, the refusal says so, with the date.
+    static func openDatabase(on loop: EventLoop) throws(StudyFailure) -> DatabaseSession {
+        let invite = try loadInvite()
+        do {
+            return try connect(try studyConnection(invite.connection, password: invite.password, caFile: caFile), on: loop)
+        } catch {
+            guard case .database(var failure) = error, failure.kind == .credential, let expires = invite.expires, invite.hasExpired(at: WallClock.now())
+            else { throw error }
+            failure.detail += "; the invite expired on \(Invite.utc(expires))"
+            throw .database(failure)
         }
     }
 

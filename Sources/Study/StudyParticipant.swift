@@ -10,6 +10,10 @@ public final class JoinOffer {
     public let consent: String
     public let consentSHA256: String
     public let offeredCategories: [String]
+    /// Whether the study shifts its participants' times (`create --time-shift`).
+    public let shiftsTimes: Bool
+    /// This user's membership of the same study, when joining again: its time shift is kept.
+    private let earlier: Membership?
     let database: DatabaseSession
 
     /// Reads the invite at `path` and fetches the study's current consent with its credential.
@@ -17,19 +21,28 @@ public final class JoinOffer {
         let text: String
         do { text = String(decoding: try InputFile.read(path), as: UTF8.self) } catch { throw .badInput(error.description) }
         do { invite = try Invite(text: text, path: path) } catch { throw .badInput(error.description) }
-        if let member = try Membership.load(), !invite.connection.contains("user='\(member.pseudonym)'") {
+        // Checked here, before connecting: the server refuses an expired password as it refuses a
+        // wrong one, without saying which.
+        if let expires = invite.expires, invite.hasExpired(at: WallClock.now()) {
+            throw .badInput("\(path): this invite expired on \(Invite.utc(expires)); ask the researcher for a new one")
+        }
+        earlier = try Membership.load()
+        if let member = earlier, !invite.connection.contains("user='\(member.pseudonym)'") {
             throw .badInput("already taking part in the study '\(member.study)' as \(member.pseudonym); one study at a time")
         }
         // The CA must be a file for libpq; it is the invite's, kept with the membership.
         try Membership.store(invite.certificate, at: Membership.caFile)
         database = try connect(try studyConnection(invite.connection, password: invite.password, caFile: Membership.caFile), on: loop)
-        guard let study = try database.query("SELECT name, array_to_string(categories, ',') FROM hrvmon_study.study").rows.first else {
+        // `time_shift` read through to_jsonb: a study of an older format has no such column (and no shift).
+        let statement = "SELECT name, array_to_string(categories, ','), to_jsonb(s) ->> 'time_shift' FROM hrvmon_study.study s"
+        guard let study = try database.query(statement).rows.first else {
             throw .badInput("\(path): the server holds no study for this invite")
         }
         guard study[0] == invite.study else {
             throw .badInput("\(path): this invite is for the study '\(invite.study)', but its server holds '\(study[0] ?? "")'")
         }
         offeredCategories = (study[1] ?? "").split(separator: ",").map(String.init)
+        shiftsTimes = study[2] == "true"
         let latest = "SELECT version, text, sha256 FROM hrvmon_study.consent_versions ORDER BY version DESC LIMIT 1"
         guard let row = try database.query(latest).rows.first, let version = row[0].flatMap({ Int($0) }), let consent = row[1], let sha256 = row[2]
         else { throw .badInput("\(path): the study has no consent text yet; ask the researcher") }
@@ -53,9 +66,15 @@ public final class JoinOffer {
             "INSERT INTO hrvmon_study.consents (version, sha256, categories) VALUES ($1, $2, $3::text[])",
             [String(consentVersion), consentSHA256, arrayLiteral(chosen)])
         let now = WallClock.now()
+        // Joining again keeps the shift: what was sent with it must stay where it was sent.
+        var timeShift = TimeShift.none
+        if shiftsTimes {
+            let kept = earlier?.timeShift ?? .none
+            timeShift = kept == .none ? try TimeShift.random() : kept
+        }
         let membership = Membership(
             study: invite.study, pseudonym: pseudonym, consentVersion: consentVersion, consentSHA256: consentSHA256,
-            accepted: "\(now) \(WallClock.iso8601(now))", categories: chosen)
+            accepted: "\(now) \(WallClock.iso8601(now))", categories: chosen, timeShift: timeShift)
         try Membership.store(invite.text, at: Membership.inviteFile)
         try Membership.store(consent, at: Membership.consentFile)
         try Membership.store(membership.text, at: Membership.file)

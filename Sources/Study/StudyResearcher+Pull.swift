@@ -20,9 +20,10 @@ extension StudyResearcher {
         public var beats: [SessionFile.RawBeat]
     }
 
-    /// The `checkins` category of the participants still in the study, as the server holds it:
-    /// check-ins (`session` empty: the diary's) and answers to "Was that stress?", by participant,
-    /// session and place in its file. A few a day, so all of them at once.
+    /// The `checkins`, `notes` and `events` categories of the participants still in the study, as
+    /// the server holds them: check-ins (`session` empty: the diary's), answers to "Was that
+    /// stress?", notes and events, by participant, session and place in its file. A few a day (a
+    /// few hundred events when links come and go), so all of them at once.
     public struct PulledSelfReports: Sendable {
         public struct CheckIn: Sendable {
             public var participant: String
@@ -47,8 +48,29 @@ extension StudyResearcher {
             public var via: String
         }
 
+        public struct Note: Sendable {
+            public var participant: String
+            public var session: String
+            public var seq: Int
+            public var time: Double
+            public var text: String
+        }
+
+        public struct Event: Sendable {
+            public var participant: String
+            public var session: String
+            public var kind: String
+            public var seq: Int
+            public var time: Double?
+            public var start: Double?
+            public var end: Double?
+            public var detail: String?
+        }
+
         public var checkIns: [CheckIn] = []
         public var labels: [Label] = []
+        public var notes: [Note] = []
+        public var events: [Event] = []
     }
 
     /// Beats fetched from the cursor at a time: a few hundred kilobytes, whatever the study's size.
@@ -65,6 +87,11 @@ extension StudyResearcher {
     /// The study's name.
     public func studyName() throws(StudyFailure) -> String {
         try database.query("SELECT name FROM hrvmon_study.study").single ?? ""
+    }
+
+    /// Whether the study shifts its participants' times (`create --time-shift`).
+    public func shiftsTimes() throws(StudyFailure) -> Bool {
+        try database.query("SELECT to_jsonb(s) ->> 'time_shift' FROM hrvmon_study.study s").single == "true"
     }
 
     /// The participants still in the study, by pseudonym.
@@ -113,7 +140,8 @@ extension StudyResearcher {
     }
 
     private func pulledSelfReports() throws(StudyFailure) -> PulledSelfReports {
-        let members = "WHERE participant IN (SELECT pseudonym FROM (\(Self.latestConsents)) l WHERE NOT l.withdrawn) ORDER BY participant, session, seq"
+        let stillIn = "WHERE participant IN (SELECT pseudonym FROM (\(Self.latestConsents)) l WHERE NOT l.withdrawn)"
+        let members = stillIn + " ORDER BY participant, session, seq"
         var pulled = PulledSelfReports()
         let number = { (text: String?) in Double(text ?? "") ?? 0 }
         for row in try database.query("SELECT participant, session, seq, time, mood, doing, company, place FROM hrvmon_study.checkins \(members)").rows {
@@ -126,6 +154,16 @@ extension StudyResearcher {
                 participant: row[0] ?? "", session: row[1] ?? "", seq: Int(number(row[2])), episode: Int(number(row[3])), start: number(row[4]),
                 end: row[5].flatMap { Double($0) }, answer: row[6] ?? "", via: row[7] ?? ""))
         }
+        for row in try database.query("SELECT participant, session, seq, time, text FROM hrvmon_study.notes \(members)").rows {
+            pulled.notes.append(PulledSelfReports.Note(
+                participant: row[0] ?? "", session: row[1] ?? "", seq: Int(number(row[2])), time: number(row[3]), text: row[4] ?? ""))
+        }
+        let events = "SELECT participant, session, kind, seq, time, start_s, end_s, detail FROM hrvmon_study.events \(stillIn) ORDER BY participant, session, kind, seq"
+        for row in try database.query(events).rows {
+            pulled.events.append(PulledSelfReports.Event(
+                participant: row[0] ?? "", session: row[1] ?? "", kind: row[2] ?? "", seq: Int(number(row[3])), time: row[4].flatMap { Double($0) },
+                start: row[5].flatMap { Double($0) }, end: row[6].flatMap { Double($0) }, detail: row[7]))
+        }
         return pulled
     }
 
@@ -137,6 +175,8 @@ extension StudyResearcher {
         /// Check-ins and answers to "Was that stress?".
         public var checkIns = 0
         public var labels = 0
+        public var notes = 0
+        public var events = 0
         /// Rows of the participant in any table afterwards, and whether its role is still there.
         public var rowsLeft = 0
         public var roleLeft = false
@@ -161,6 +201,8 @@ extension StudyResearcher {
         erasure.consents = try database.query("DELETE FROM hrvmon_study.consents WHERE participant = $1", [participant]).affected
         erasure.checkIns = try database.query("DELETE FROM hrvmon_study.checkins WHERE participant = $1", [participant]).affected
         erasure.labels = try database.query("DELETE FROM hrvmon_study.episode_labels WHERE participant = $1", [participant]).affected
+        erasure.notes = try database.query("DELETE FROM hrvmon_study.notes WHERE participant = $1", [participant]).affected
+        erasure.events = try database.query("DELETE FROM hrvmon_study.events WHERE participant = $1", [participant]).affected
         try database.query("DELETE FROM hrvmon_study.participants WHERE pseudonym = $1", [participant])
         try database.query("DROP ROLE IF EXISTS \(participant)")
         try database.query("COMMIT")
@@ -168,7 +210,8 @@ extension StudyResearcher {
             """
             SELECT (SELECT count(*) FROM hrvmon_study.beats WHERE participant = $1) + (SELECT count(*) FROM hrvmon_study.sessions WHERE participant = $1)
                 + (SELECT count(*) FROM hrvmon_study.consents WHERE participant = $1) + (SELECT count(*) FROM hrvmon_study.participants WHERE pseudonym = $1)
-                + (SELECT count(*) FROM hrvmon_study.checkins WHERE participant = $1) + (SELECT count(*) FROM hrvmon_study.episode_labels WHERE participant = $1),
+                + (SELECT count(*) FROM hrvmon_study.checkins WHERE participant = $1) + (SELECT count(*) FROM hrvmon_study.episode_labels WHERE participant = $1)
+                + (SELECT count(*) FROM hrvmon_study.notes WHERE participant = $1) + (SELECT count(*) FROM hrvmon_study.events WHERE participant = $1),
                 (SELECT count(*) FROM pg_catalog.pg_roles WHERE rolname = $1)
             """, [participant]
         ).rows.first

@@ -23,8 +23,10 @@ public struct StudyResearcher {
     }
 
     /// Sets up the study, or finds it set up: run again with the same name it adds a consent
-    /// version when the text changed and updates the categories offered, nothing else.
-    public func create(name: String, consent: String, categories: [String]) throws(StudyFailure) -> Created {
+    /// version when the text changed and updates the categories offered, nothing else. Whether
+    /// participants' times are shifted (`timeShift`) may change only while none has joined: a
+    /// participant's shift is drawn at join, and a study half shifted could not be analysed.
+    public func create(name: String, consent: String, categories: [String], timeShift: Bool = false) throws(StudyFailure) -> Created {
         let foreign = try database.query(StudySchema.foreignRelations).rows.compactMap { $0[0] }
         if !foreign.isEmpty {
             throw .badInput(
@@ -38,8 +40,8 @@ public struct StudyResearcher {
             try database.query(
                 StudySchema.creation(group: group) + """
 
-                    INSERT INTO hrvmon_study.study (name, format, participant_role, categories)
-                    VALUES (\(literal(name)), \(StudySchema.format), '\(group)', \(literal(arrayLiteral(categories)))::text[]);
+                    INSERT INTO hrvmon_study.study (name, format, participant_role, categories, time_shift)
+                    VALUES (\(literal(name)), \(StudySchema.format), '\(group)', \(literal(arrayLiteral(categories)))::text[], \(timeShift));
                     """)
             isNew = true
         } else if let existing = try database.query("SELECT name FROM hrvmon_study.study").single, existing != name {
@@ -47,6 +49,7 @@ public struct StudyResearcher {
         } else {
             try database.query("UPDATE hrvmon_study.study SET categories = $1::text[]", [arrayLiteral(categories)])
             try migrate()
+            try setTimeShift(timeShift)
         }
         let version = try consentVersion(consent)
         var roleListClosed = true
@@ -55,12 +58,25 @@ public struct StudyResearcher {
     }
 
     /// A study set up by an earlier hrvmon gets what this one's schema has more, in one
-    /// transaction: format 1 lacked the `checkins` category's tables.
+    /// transaction: format 1 lacked the `checkins` category's tables, 2 the `notes` category's and
+    /// the time shift.
     private func migrate() throws(StudyFailure) {
         guard let study = try database.query("SELECT format, participant_role FROM hrvmon_study.study").rows.first,
             let format = study[0].flatMap({ Int($0) }), format < StudySchema.format, let group = study[1]
         else { return }
-        try database.query(StudySchema.selfReports(group: group) + "UPDATE hrvmon_study.study SET format = \(StudySchema.format);")
+        try database.query(StudySchema.upgrades(from: format, group: group) + "UPDATE hrvmon_study.study SET format = \(StudySchema.format);")
+    }
+
+    /// Turns the time shift on or off, refused once a participant has joined.
+    private func setTimeShift(_ timeShift: Bool) throws(StudyFailure) {
+        let current = try database.query("SELECT time_shift, (SELECT count(*) FROM hrvmon_study.consents) FROM hrvmon_study.study").rows.first
+        guard let current, (current[0] == "t") != timeShift else { return }
+        guard current[1] == "0" else {
+            throw .badInput(
+                "the study was created \(timeShift ? "without" : "with") --time-shift and participants have joined: their times are sent as they were; "
+                    + "run create \(timeShift ? "without" : "with") --time-shift, or set up a new study")
+        }
+        try database.query("UPDATE hrvmon_study.study SET time_shift = $1", [timeShift ? "true" : "false"])
     }
 
     /// The version of `consent`: its existing one when the text is unchanged, else the next.
@@ -77,8 +93,10 @@ public struct StudyResearcher {
     }
 
     /// `count` new participants' invites: each a new login role in the study's group with a
-    /// random password, sent to the server only as its SCRAM verifier.
-    public func invite(count: Int) throws(StudyFailure) -> [(pseudonym: String, invite: Invite)] {
+    /// random password, sent to the server only as its SCRAM verifier. With `expires` (Unix
+    /// seconds) the role's password is valid until then (`VALID UNTIL`, which the server enforces,
+    /// also after joining) and the invite says so, for `join` to refuse it clearly once past.
+    public func invite(count: Int, expires: Double? = nil) throws(StudyFailure) -> [(pseudonym: String, invite: Invite)] {
         guard let study = try database.query("SELECT name, participant_role FROM hrvmon_study.study").rows.first,
             let name = study[0], let group = study[1]
         else {
@@ -92,12 +110,13 @@ public struct StudyResearcher {
             guard let verifier = database.connection.scramVerifier(password: password, user: pseudonym) else {
                 throw .file("libpq could not make a SCRAM verifier")
             }
+            let validUntil = expires.map { " VALID UNTIL '\(Invite.utc($0))'" } ?? ""
             try database.query(
-                "CREATE ROLE \(pseudonym) LOGIN CONNECTION LIMIT 8 IN ROLE \(group) PASSWORD \(database.connection.literal(verifier)); "
+                "CREATE ROLE \(pseudonym) LOGIN CONNECTION LIMIT 8 IN ROLE \(group) PASSWORD \(database.connection.literal(verifier))\(validUntil); "
                     + "INSERT INTO hrvmon_study.participants (pseudonym) VALUES ('\(pseudonym)')")
             let connection = Invite.connection(
                 host: database.connection.host, port: database.connection.port, database: database.connection.database, user: pseudonym)
-            invites.append((pseudonym, Invite(study: name, connection: connection, password: password, certificate: certificate)))
+            invites.append((pseudonym, Invite(study: name, connection: connection, password: password, certificate: certificate, expires: expires)))
         }
         return invites
     }

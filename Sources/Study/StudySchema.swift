@@ -3,17 +3,23 @@
 /// (named in `study.participant_role`); every table's policy lets a role reach only the rows whose
 /// `participant` is its own name (`current_user`), so PostgreSQL itself refuses the rest.
 ///
-/// What a participant may do: read the study's name, categories and consent texts; insert its
-/// consent; insert, read and delete its own sessions and beats, and its own check-ins and answers
-/// to "Was that stress?" (`selfReports`; reading its own rows is its upload state, and `ON
-/// CONFLICT` needs it); update only how far its own sessions were recorded
+/// What a participant may do: read the study's name, categories, time-shift setting and consent
+/// texts; insert its consent; insert, read and delete its own sessions and beats, its own
+/// check-ins and answers to "Was that stress?" (`selfReports`), its own notes and events (reading
+/// its own rows is its upload state, and `ON CONFLICT` needs it); update only how far its own sessions were recorded
 /// (`recorded_until`, `recorded_beats`: what `status` finds gaps against); nothing on
 /// `participants`, nothing else of `consents`, no other UPDATE.
 enum StudySchema {
     static let name = "hrvmon_study"
     /// The schema's format, in `study.format`, for a later hrvmon to migrate from. 2: the
-    /// `checkins` category's tables (`selfReports`), added by `create` to a study of format 1.
-    static let format = 2
+    /// `checkins` category's tables (`selfReports`); 3: the `notes` and `events` categories'
+    /// tables and the study's `time_shift` (`notesEventsAndTimeShift`). `create` adds them to a study of an older format.
+    static let format = 3
+
+    /// What the formats after `format` added, for the study's participants' role `group`.
+    static func upgrades(from format: Int, group: String) -> String {
+        [selfReports(group:), notesEventsAndTimeShift(group:)].dropFirst(format - 1).map { $0(group) }.joined(separator: "\n")
+    }
 
     static func creation(group: String) -> String {
         """
@@ -59,7 +65,7 @@ enum StudySchema {
             PRIMARY KEY (participant, session, seq),
             FOREIGN KEY (participant, session) REFERENCES hrvmon_study.sessions ON DELETE CASCADE);
         CREATE ROLE \(group) NOLOGIN;
-        \(selfReports(group: group))
+        \(upgrades(from: 1, group: group))
         REVOKE ALL ON SCHEMA public FROM \(group);
         GRANT USAGE ON SCHEMA hrvmon_study TO \(group);
         GRANT SELECT ON hrvmon_study.study, hrvmon_study.consent_versions TO \(group);
@@ -116,6 +122,44 @@ enum StudySchema {
             USING (participant = current_user) WITH CHECK (participant = current_user);
         CREATE POLICY own_labels ON hrvmon_study.episode_labels FOR ALL TO \(group)
             USING (participant = current_user) WITH CHECK (participant = current_user);
+        """
+    }
+
+    /// The `notes` category (the participant's notes during a session, each keyed by its place in
+    /// the session's file, as check-ins are); the `events` category (what the session recorded
+    /// about itself: stress and activity episodes, breathing exercises, suggestions, link changes;
+    /// each keyed by its kind and its place among the session's events of that kind); and whether
+    /// the study shifts its participants' times (`create --time-shift`; each participant's shift
+    /// is theirs alone, never sent).
+    static func notesEventsAndTimeShift(group: String) -> String {
+        """
+        CREATE TABLE hrvmon_study.notes (
+            participant name NOT NULL DEFAULT current_user,
+            session text NOT NULL,
+            seq integer NOT NULL,
+            time double precision NOT NULL,
+            text text NOT NULL,
+            received timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (participant, session, seq));
+        CREATE TABLE hrvmon_study.events (
+            participant name NOT NULL DEFAULT current_user,
+            session text NOT NULL,
+            kind text NOT NULL CHECK (kind IN ('stress', 'activity', 'exercise', 'suggestion', 'link')),
+            seq integer NOT NULL,
+            time double precision,
+            start_s double precision,
+            end_s double precision,
+            detail text,
+            received timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (participant, session, kind, seq));
+        GRANT SELECT, INSERT, DELETE ON hrvmon_study.notes, hrvmon_study.events TO \(group);
+        ALTER TABLE hrvmon_study.notes ENABLE ROW LEVEL SECURITY;
+        ALTER TABLE hrvmon_study.events ENABLE ROW LEVEL SECURITY;
+        CREATE POLICY own_notes ON hrvmon_study.notes FOR ALL TO \(group)
+            USING (participant = current_user) WITH CHECK (participant = current_user);
+        CREATE POLICY own_events ON hrvmon_study.events FOR ALL TO \(group)
+            USING (participant = current_user) WITH CHECK (participant = current_user);
+        ALTER TABLE hrvmon_study.study ADD COLUMN time_shift boolean NOT NULL DEFAULT false;
         """
     }
 

@@ -36,13 +36,19 @@ public enum StudyShow {
         let checkIns = chosen.contains("checkins")
             ? "\ncheckins: your check-ins (in sessions and in the diary) and answers to \"Was that stress?\" are sent with the beats"
             : ""
-        let others = chosen.subtracting(["rr", "checkins"]).sorted()
+        let notes = chosen.contains("notes") ? "\nnotes: the notes you make during sessions are sent with the beats" : ""
+        let events = chosen.contains("events")
+            ? "\nevents: what your sessions recorded about themselves (stress and activity episodes, breathing exercises, suggestions, link changes) is sent with the beats"
+            : ""
+        let shifted = membership.timeShift == .none
+            ? ""
+            : "\ntimes: the study shifts them; yours are sent moved by a random offset kept only on this computer (the RR intervals are unchanged)"
         return """
             study: \(membership.study)
             pseudonym: \(membership.pseudonym)
             consent: version \(membership.consentVersion) (SHA-256 \(membership.consentSHA256)), accepted \(membership.accepted.split(separator: " ").last ?? "")
             categories chosen: \(membership.categories.joined(separator: ", "))\(notSent.isEmpty ? "" : "; never sent: " + notSent.joined(separator: ", "))
-            \(rr)\(checkIns)\(others.isEmpty ? "" : "\n" + others.joined(separator: ", ") + ": chosen, not yet sent by this version of hrvmon (only rr and checkins are)")\(membership.left.map { "\nleft the study \($0.split(separator: " ").last ?? ""): nothing more is sent" } ?? "")
+            \(rr)\(checkIns)\(notes)\(events)\(shifted)\(membership.left.map { "\nleft the study \($0.split(separator: " ").last ?? ""): nothing more is sent" } ?? "")
 
             """
     }

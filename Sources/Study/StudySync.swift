@@ -10,6 +10,8 @@ import UserData
 /// so the server has all of it or none; a batch whose acknowledgement was lost is sent again and
 /// its beats, keyed by participant + session + sequence number, are not stored twice. Where to
 /// resume (the high-water mark) is asked of the server, whose committed rows are what it received.
+/// A study that shifts times is sent them shifted by the participant's `TimeShift`; the local
+/// files and the sent state keep the real ones.
 public struct StudySync {
     /// Beats per statement: about 20 minutes of beats, a few hundred kilobytes.
     public static let batchSize = 1500
@@ -21,6 +23,9 @@ public struct StudySync {
         /// Check-ins and answers to "Was that stress?" the server stored now (category checkins).
         public var checkInsSent = 0
         public var labelsSent = 0
+        /// Notes and events the server stored now (categories notes, events).
+        public var notesSent = 0
+        public var eventsSent = 0
     }
 
     let membership: Membership
@@ -29,34 +34,34 @@ public struct StudySync {
     /// Connects with the credential kept at `join`.
     public init(membership: Membership, loop: EventLoop) throws(StudyFailure) {
         self.membership = membership
-        let invite = try Membership.loadInvite()
-        database = try connect(try studyConnection(invite.connection, password: invite.password, caFile: Membership.caFile), on: loop)
+        database = try Membership.openDatabase(on: loop)
     }
 
     /// Sends what the server lacks of `sessions` (paths, oldest first) and, with checkins, of the
     /// diary; `progress` hears of each session sent.
     public func send(sessions: [String], progress: (String) -> Void) throws(StudyFailure) -> Report {
         var report = Report()
-        let sendsBeats = membership.categories.contains("rr"), sendsSelfReports = membership.categories.contains("checkins")
-        guard sendsBeats || sendsSelfReports else { return report }
+        let sendsBeats = membership.categories.contains("rr"), selfReports = StudySelfReports.Categories(membership.categories)
+        guard sendsBeats || selfReports.any else { return report }
+        let shift = membership.timeShift
         let sent = SentState.load()
         let received = sendsBeats ? try highWaterMarks() : [:]
         for path in sessions {
             let id = SessionStore.id(of: path)
-            // Its beats all sent; its check-ins and answers are read again (`label` appends to an
-            // ended session), only the lines without beats.
-            let beatsSent = !sendsBeats || (sent.entries[id]?.isComplete == true && received[id] == sent.entries[id]?.lastSequence)
-            if beatsSent && !sendsSelfReports { continue }
+            // Its beats all sent; its check-ins, answers, notes and events are read again (`label`
+            // appends to an ended session), only the lines without beats.
+            let beatsSent = !sendsBeats || (sent.entries[id]?.isComplete == true && received[shift.session(id)] == sent.entries[id]?.lastSequence)
+            if beatsSent && !selfReports.any { continue }
             let file: SessionFile
             do { file = try SessionFileReader.read(path: path, detail: beatsSent ? .overview : .beats) } catch {
                 progress("skipping \(error)")
                 continue
             }
             guard file.header.start >= membership.acceptedTime else { continue }
-            if !beatsSent { try sendBeats(id, file, mark: received[id] ?? -1, report: &report, progress: progress) }
-            if sendsSelfReports { try send(StudySelfReports(id, file), report: &report, progress: progress) }
+            if !beatsSent { try sendBeats(id, file, mark: received[shift.session(id)] ?? -1, report: &report, progress: progress) }
+            if selfReports.any { try send(StudySelfReports(id, file, selfReports), report: &report, progress: progress) }
         }
-        if sendsSelfReports {
+        if selfReports.checkIns {
             let diary: [SelfReportRecords.Entry]
             do { diary = try SelfReportStore.entries(of: SelfReportStore.diaryFile) } catch { throw .file(error.description) }
             try send(StudySelfReports(diary: diary, since: membership.acceptedTime), report: &report, progress: progress)
@@ -68,12 +73,12 @@ public struct StudySync {
         let waiting = file.beats.filter { $0.sequence > mark }
         // How far the session was recorded, before its beats: a batch that never arrives is
         // then a gap `status` shows.
-        try query(StudyStatements.session(id, file))
+        try query(StudyStatements.session(id, file, shift: membership.timeShift))
         if !waiting.isEmpty {
             var stored = 0
             for start in stride(from: 0, to: waiting.count, by: Self.batchSize) {
                 let batch = waiting[start..<min(start + Self.batchSize, waiting.count)]
-                stored += try query(StudyStatements.beats(batch, session: id)).affected
+                stored += try query(StudyStatements.beats(batch, session: id, shift: membership.timeShift)).affected
                 try SentState.record(id, lastSequence: batch.last!.sequence, isComplete: false)
             }
             report.sessionsSent += 1
@@ -85,11 +90,14 @@ public struct StudySync {
 
     private func send(_ selfReports: StudySelfReports, report: inout Report, progress: (String) -> Void) throws(StudyFailure) {
         guard !selfReports.isEmpty else { return }
-        let stored = StudySelfReports.stored(try query(selfReports.statement))
+        let stored = StudySelfReports.stored(try query(selfReports.shifted(by: membership.timeShift).statement))
         report.checkInsSent += stored.checkIns
         report.labelsSent += stored.labels
-        if stored.checkIns + stored.labels > 0 {
-            progress("\(selfReports.session.isEmpty ? "diary" : selfReports.session): sent check-ins \(stored.checkIns), answers \(stored.labels)")
+        report.notesSent += stored.notes
+        report.eventsSent += stored.events
+        if stored != StudySelfReports.Stored() {
+            let what = "check-ins \(stored.checkIns), answers \(stored.labels), notes \(stored.notes), events \(stored.events)"
+            progress("\(selfReports.session.isEmpty ? "diary" : selfReports.session): sent \(what)")
         }
     }
 
@@ -98,10 +106,11 @@ public struct StudySync {
         try database.query(statement.0, statement.1)
     }
 
-    /// The last beat's sequence number the server holds of each session of this participant.
-    /// Asked per session (every beat's session has its row there), so each is one descent of the
-    /// beats' primary key: a max(seq) grouped over all the participant's beats reads every one of
-    /// them, 1.4 s for a month of one participant's 3.1 M beats against 0.09 ms a session
+    /// The last beat's sequence number the server holds of each session of this participant, by
+    /// the session's id as sent (shifted, in a study that shifts times). Asked per session (every
+    /// beat's session has its row there), so each is one descent of the beats' primary key: a
+    /// max(seq) grouped over all the participant's beats reads every one of them, 1.4 s for a
+    /// month of one participant's 3.1 M beats against 0.09 ms a session
     /// (docs/development/benchmarks.md, "Study ingest").
     func highWaterMarks() throws(StudyFailure) -> [String: Int] {
         let rows = try database.query("""

@@ -24,9 +24,11 @@ public final class StudyUploader {
     private let tail: SessionTail
     private let interval: Double
     private let sendsBeats: Bool
-    private let sendsSelfReports: Bool
-    /// Check-ins and answers to "Was that stress?" the server has confirmed (stored now or before).
-    private var selfReportsSent = (checkIns: 0, labels: 0)
+    private let selfReports: StudySelfReports.Categories
+    /// Times and the session's id as the server is sent them.
+    private let shift: TimeShift
+    /// Check-ins, answers to "Was that stress?", notes and events the server has confirmed (stored now or before).
+    private var selfReportsSent = StudySelfReports.Sent()
     private var connection: DatabaseConnection?
     /// The server's last sequence number of this session; nil until asked on this connection.
     private var mark: Int?
@@ -46,11 +48,11 @@ public final class StudyUploader {
     public private(set) var lastFailure: DatabaseFailure?
 
     /// An uploader for the session recorded at `path` in the sessions directory; nil when this
-    /// user takes part in no study, or sends neither beats (rr) nor check-ins (checkins), or the
-    /// file is elsewhere (`--log`: `study sync` does not send it either).
+    /// user takes part in no study, or sends none of its categories (rr, checkins, notes, events),
+    /// or the file is elsewhere (`--log`: `study sync` does not send it either).
     public static func forSession(at path: String, loop: EventLoop, interval: Double = StudyUploader.interval) throws(StudyFailure) -> StudyUploader? {
         guard path.hasPrefix(SessionStore.directory + "/"), let membership = try Membership.load(),
-            membership.categories.contains("rr") || membership.categories.contains("checkins")
+            membership.categories.contains("rr") || StudySelfReports.Categories(membership.categories).any
         else {
             return nil
         }
@@ -58,13 +60,18 @@ public final class StudyUploader {
         let parameters = try studyConnection(invite.connection, password: invite.password, caFile: Membership.caFile)
         return StudyUploader(
             parameters: parameters, path: path, loop: loop, interval: interval,
-            sendsBeats: membership.categories.contains("rr"), sendsSelfReports: membership.categories.contains("checkins"))
+            sendsBeats: membership.categories.contains("rr"), selfReports: StudySelfReports.Categories(membership.categories),
+            shift: membership.timeShift)
     }
 
-    init(parameters: ConnectionParameters, path: String, loop: EventLoop, interval: Double, sendsBeats: Bool, sendsSelfReports: Bool) {
+    init(
+        parameters: ConnectionParameters, path: String, loop: EventLoop, interval: Double, sendsBeats: Bool,
+        selfReports: StudySelfReports.Categories, shift: TimeShift
+    ) {
         self.parameters = parameters
         self.sendsBeats = sendsBeats
-        self.sendsSelfReports = sendsSelfReports
+        self.selfReports = selfReports
+        self.shift = shift
         self.loop = loop
         self.interval = interval
         id = SessionStore.id(of: path)
@@ -108,7 +115,7 @@ public final class StudyUploader {
         guard !working else { return }
         guard let connection else { return open() }
         guard let mark else {
-            return run(StudyStatements.mark(session: id), on: connection) { [weak self] result in
+            return run(StudyStatements.mark(session: id, shift: shift), on: connection) { [weak self] result in
                 guard let self else { return }
                 self.mark = Int(result.single ?? "")
                 confirmed = max(confirmed, self.mark ?? -1)
@@ -124,13 +131,13 @@ public final class StudyUploader {
         guard let file = tail.file, first != nil || (sendsBeats && StudyStatements.recordedUntil(file) > reportedUntil) else {
             return sendSelfReports()
         }
-        run(StudyStatements.session(id, file), on: connection) { [weak self] _ in
+        run(StudyStatements.session(id, file, shift: shift), on: connection) { [weak self] _ in
             // Not the connection captured above: a closure it holds must not hold it.
             guard let self, let connection = self.connection else { return }
             reportedUntil = StudyStatements.recordedUntil(file)
             guard let first else { return step() }
             let batch = file.beats[first..<min(first + StudySync.batchSize, file.beats.count)]
-            run(StudyStatements.beats(batch, session: id), on: connection) { [weak self] result in
+            run(StudyStatements.beats(batch, session: id, shift: shift), on: connection) { [weak self] result in
                 guard let self else { return }
                 beatsSent += result.affected
                 self.mark = batch.last!.sequence
@@ -143,15 +150,15 @@ public final class StudyUploader {
         }
     }
 
-    /// Its check-ins and answers the server has not confirmed, after its beats; then the turn ends.
+    /// Its check-ins, answers, notes and events the server has not confirmed, after its beats; then the turn ends.
     private func sendSelfReports() {
-        let selfReports = tail.file.map { StudySelfReports(id, $0, checkInsSent: selfReportsSent.checkIns, labelsSent: selfReportsSent.labels) }
-        guard sendsSelfReports, let connection, let file = tail.file, let selfReports, !selfReports.isEmpty else {
+        let waiting = tail.file.map { StudySelfReports(id, $0, selfReports, sent: selfReportsSent) }
+        guard let connection, let file = tail.file, let waiting, !waiting.isEmpty else {
             finished()
             return schedule(after: interval)
         }
-        run(selfReports.statement, on: connection) { [weak self] _ in
-            self?.selfReportsSent = (file.checkIns.count, file.labels.count)
+        run(waiting.shifted(by: shift).statement, on: connection) { [weak self] _ in
+            self?.selfReportsSent = StudySelfReports.Sent(file)
             self?.step()
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Study
 import Testing
 
@@ -22,6 +23,22 @@ import Testing
             } throws: { error in
                 "\(error)".hasPrefix("cut.invite: truncated or damaged")
             }
+        }
+    }
+
+    /// `invite --expires`: the date in the invite, Unix seconds and UTC, read back as written.
+    @Test func anExpiryReadsBackAndSaysWhenItPassed() throws {
+        var expiring = Self.invite
+        expiring.expires = 1_811_548_800
+        #expect(expiring.text.contains("\npassword: secret\nexpires: 1811548800 2027-05-29T00:00:00Z\nca:\n"))
+        let read = try Invite(text: expiring.text, path: "a.invite")
+        #expect(read == expiring && !read.hasExpired(at: 1_811_548_799) && read.hasExpired(at: 1_811_548_800))
+        #expect(!Self.invite.hasExpired(at: .infinity))
+        #expect(Invite.utc(0) == "1970-01-01T00:00:00Z" && Invite.utc(951_868_799.5) == "2000-02-29T23:59:59Z" && Invite.utc(-1) == "1969-12-31T23:59:59Z")
+        #expect {
+            try Invite(text: expiring.text.replacingOccurrences(of: "expires: 1811548800", with: "expires: soon"), path: "b.invite")
+        } throws: { error in
+            "\(error)".hasPrefix("b.invite: damaged: its 'expires:' line is not a time")
         }
     }
 

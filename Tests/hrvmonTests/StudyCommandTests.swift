@@ -35,6 +35,26 @@ import Testing
         #expect(renamed.stderr.contains("holds the study 'Sleep and stress 2027'"))
     }
 
+    /// A study set up by an earlier hrvmon (format 1: beats only; 2: check-ins too) gets the
+    /// tables and the time-shift setting of format 3 when `create` runs again, with their grants
+    /// and row-level security: its participants can then send notes and events.
+    @Test(arguments: [1, 2]) func createAgainMigratesAStudyOfAnOlderFormat(format: Int) throws {
+        let study = try StudyFixture()
+        #expect(try study.create(offering: "rr,checkins,notes,events").status == 0)
+        let older = (format == 1 ? "DROP TABLE hrvmon_study.checkins, hrvmon_study.episode_labels; " : "")
+            + "DROP TABLE hrvmon_study.notes, hrvmon_study.events; ALTER TABLE hrvmon_study.study DROP COLUMN time_shift; "
+            + "UPDATE hrvmon_study.study SET format = \(format)"
+        #expect(try study.server.researcherSQL(study.database, older).status == 0)
+        let participant = try #require(try study.joined(1, offering: "rr,checkins,notes,events").first)
+        #expect(try study.serverColumn("SELECT format::text || ' ' || time_shift::text FROM hrvmon_study.study") == ["3 false"])
+        let secured = try study.serverColumn(
+            "SELECT count(*) FROM pg_class WHERE relnamespace = 'hrvmon_study'::regnamespace AND relrowsecurity AND relname IN ('checkins', 'episode_labels', 'notes', 'events')")
+        #expect(secured == ["4"])
+        try StudyCheckInTests.reportAndSync(participant)
+        #expect(try study.serverRows("checkins", of: participant) == 2 && study.serverRows("notes", of: participant) == 1)
+        #expect(try study.serverRows("events", of: participant) == 3)
+    }
+
     @Test func aConnectionWithoutTLSOrToAServerOfAnotherCAIsRefused() throws {
         let plain = try study.researcher(["study", "status", "--database", study.uri + "&sslmode=disable"])
         #expect(plain.status == 2)
@@ -100,6 +120,10 @@ import Testing
         let forged = try Hrvmon.temporaryFile(String(text[..<text.range(of: "ca:\n")!.upperBound]) + otherCA, name: "forged.invite")
         let wrongCA = try newcomer.run(["study", "join", forged.path, "--accept"])
         #expect(wrongCA.status == 1 && wrongCA.stderr.contains("not from the study's CA"), "\(wrongCA.stderr)")
+        // An invite naming another study than its server holds.
+        let renamed = try Hrvmon.temporaryFile(text.replacingOccurrences(of: "study: Sleep and stress 2027\n", with: "study: Another study\n"), name: "renamed.invite")
+        let mismatch = try newcomer.run(["study", "join", renamed.path, "--accept"])
+        #expect(mismatch.status == 2 && mismatch.stderr.contains("this invite is for the study 'Another study', but its server holds 'Sleep and stress 2027'"), "\(mismatch.stderr)")
         // A second study's invite while taking part in one.
         let second = try StudyFixture(server: study.server)
         let invited = try second.joined(1)
@@ -108,6 +132,46 @@ import Testing
         // Off a terminal, joining without --accept is refused rather than assumed.
         let unasked = try newcomer.run(["study", "join", participant.invite])
         #expect(unasked.status == 2 && unasked.stderr.contains("--accept"))
+    }
+
+    /// `invite --expires`: the invite says when, the server's role has it as `VALID UNTIL`; past
+    /// it, `join` refuses the invite naming the date before connecting, and a credential the
+    /// server expired after joining is a refused credential, not an unreachable server.
+    @Test func anInviteExpiresOnItsDateAndAnExpiredCredentialIsRefusedNotUnreachable() throws {
+        let participant = try #require(try study.joined(1, inviting: ["--expires", "30"]).first)
+        let expires = try participant.inviteField("expires")
+        let seconds = try #require(Double(expires.prefix { $0 != " " }))
+        let inThirtyDays = Date().timeIntervalSince1970 + 30 * 86_400
+        #expect(abs(seconds - inThirtyDays) < 600, "\(expires)")
+        let validUntil = try study.serverColumn(
+            "SELECT extract(epoch FROM rolvaliduntil)::bigint FROM pg_roles WHERE rolname = '\(participant.pseudonym)'")
+        #expect(validUntil == [String(Int(seconds))], "\(validUntil)")
+        // Unexpired: joined (by the fixture) and sending.
+        try participant.record(minutes: 2)
+        let sync = try participant.run(["study", "sync"])
+        #expect(sync.status == 0 && sync.stdout.contains("sent "), "\(sync.stderr)")
+
+        // The same invite with a date in the past: refused before connecting, with the date.
+        let text = try String(contentsOfFile: participant.invite, encoding: .utf8)
+        let past = text.replacingOccurrences(of: "expires: \(expires)", with: "expires: 1700000000 2023-11-14T22:13:20Z")
+        let expired = try Hrvmon.temporaryFile(past, name: "expired.invite")
+        let newcomer = StudyFixture.Participant()
+        let refused = try newcomer.run(["study", "join", expired.path, "--accept"])
+        #expect(refused.status == 2 && refused.stderr.contains("this invite expired on 2023-11-14T22:13:20Z"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: newcomer.home + "/config/hrvmon/study/membership"))
+
+        // Expired on the server after joining: PostgreSQL says only "authentication failed".
+        #expect(try study.server.researcherSQL(study.database, "ALTER ROLE \(participant.pseudonym) VALID UNTIL '2001-01-01'").status == 0)
+        try participant.record(minutes: 1)
+        let late = try participant.run(["study", "sync"])
+        #expect(late.status == 1 && late.stderr.contains("refused the credential") && late.stderr.contains("expired or was revoked"), "\(late.stderr)")
+        #expect(!late.stderr.contains("cannot reach") && !late.stderr.contains("the invite expired"))
+        // The kept invite's own date past too: the refusal names it.
+        let kept = participant.home + "/config/hrvmon/study/invite"
+        try String(contentsOfFile: kept, encoding: .utf8).replacingOccurrences(of: "expires: \(expires)", with: "expires: 1700000000 2023-11-14T22:13:20Z")
+            .write(toFile: kept, atomically: true, encoding: .utf8)
+        let lapsed = try participant.run(["study", "sync"])
+        #expect(lapsed.status == 1 && lapsed.stderr.contains("refused the credential") && lapsed.stderr.contains("the invite expired on 2023-11-14T22:13:20Z"), "\(lapsed.stderr)")
     }
 }
 

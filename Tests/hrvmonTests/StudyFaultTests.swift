@@ -7,15 +7,13 @@ import Testing
 @Suite(.serialized) struct StudyAttackTests {
     @Test func aParticipantsCredentialReachesOnlyItsOwnRows() throws {
         let study = try StudyFixture()
-        let participants = try study.joined(2, offering: "rr,checkins")
-        for participant in participants {
-            try StudyCheckInTests.report(participant)
-            #expect(try participant.run(["study", "sync"]).status == 0)
-        }
+        let participants = try study.joined(2, offering: "rr,checkins,notes,events")
+        for participant in participants { try StudyCheckInTests.reportAndSync(participant) }
         let (attacker, victim) = (participants[0], participants[1])
         let victimBeats = try study.serverBeats(victim)
         #expect(victimBeats.rows > 100)
         #expect(try study.serverRows("checkins", of: victim) == 2 && study.serverRows("episode_labels", of: victim) == 1)
+        #expect(try study.serverRows("notes", of: victim) == 1 && study.serverRows("events", of: victim) == 3)
         let connection = try attacker.inviteField("connection") + " sslmode=verify-full sslrootcert=\(study.server.caFile)"
         let password = try attacker.inviteField("password")
         func attempt(_ sql: String) throws -> Hrvmon.Result { try study.server.psql(connection, password: password, sql) }
@@ -34,8 +32,8 @@ import Testing
         // Inserting as another: the policy's check refuses the row.
         let insert = try attempt("INSERT INTO hrvmon_study.sessions (participant, session, started) VALUES ('\(victim.pseudonym)', 'forged', 0)")
         #expect(insert.status != 0 && insert.stderr.contains("row-level security"), "\(insert.stderr)")
-        // The same for check-ins and answers to "Was that stress?".
-        for table in ["checkins", "episode_labels"] {
+        // The same for check-ins, answers to "Was that stress?", notes and events.
+        for table in ["checkins", "episode_labels", "notes", "events"] {
             let read = try attempt("SELECT count(*) FROM hrvmon_study.\(table) WHERE participant = '\(victim.pseudonym)'")
             #expect(read.status == 0 && read.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(read)")
             let change = try attempt("UPDATE hrvmon_study.\(table) SET seq = 99 WHERE participant = '\(victim.pseudonym)'")
@@ -45,6 +43,8 @@ import Testing
         for insert in [
             "INSERT INTO hrvmon_study.checkins (participant, session, seq, time, mood) VALUES ('\(victim.pseudonym)', '', 99, 0, 1)",
             "INSERT INTO hrvmon_study.episode_labels (participant, session, seq, episode, start_s, answer, via) VALUES ('\(victim.pseudonym)', 'forged', 1, 1, 0, 'no', 'command')",
+            "INSERT INTO hrvmon_study.notes (participant, session, seq, time, text) VALUES ('\(victim.pseudonym)', 'forged', 1, 0, 'forged')",
+            "INSERT INTO hrvmon_study.events (participant, session, kind, seq) VALUES ('\(victim.pseudonym)', 'forged', 'link', 1)",
         ] {
             let forged = try attempt(insert)
             #expect(forged.status != 0 && forged.stderr.contains("row-level security"), "\(forged.stderr)")
@@ -61,6 +61,9 @@ import Testing
         }
         #expect(try study.serverBeats(victim) == victimBeats, "the victim's rows are as they were")
         #expect(try study.serverRows("checkins", of: victim) == 2 && study.serverRows("episode_labels", of: victim) == 1)
+        #expect(try study.serverRows("notes", of: victim) == 1 && study.serverRows("events", of: victim) == 3)
+        let victimNote = try study.server.researcherSQL(study.database, "SELECT text FROM hrvmon_study.notes WHERE participant = '\(victim.pseudonym)'")
+        #expect(victimNote.stdout.hasPrefix("exam, \"hard\""), "\(victimNote)")
     }
 }
 

@@ -73,18 +73,23 @@ struct StudyFixture {
 
     var uri: String { server.researcherURI(database) }
 
-    func create(name: String = "Sleep and stress 2027", consent: String = Self.consent, offering: String = "rr,notes") throws -> Hrvmon.Result {
+    func create(
+        name: String = "Sleep and stress 2027", consent: String = Self.consent, offering: String = "rr,notes", timeShift: Bool = false
+    ) throws -> Hrvmon.Result {
         let file = try Hrvmon.temporaryFile(consent, name: "consent.txt")
-        return try researcher(["study", "create", "--database", uri, "--name", name, "--consent", file.path, "--categories", offering])
+        return try researcher(
+            ["study", "create", "--database", uri, "--name", name, "--consent", file.path, "--categories", offering] + (timeShift ? ["--time-shift"] : []))
     }
 
-    /// `count` participants invited and joined with --accept; the n-th choosing `choosing[n]`
-    /// (`--categories`) when given, else all the study offers.
-    func joined(_ count: Int, offering: String = "rr,notes", choosing: [String]? = nil) throws -> [Participant] {
-        let created = try create(offering: offering)
+    /// `count` participants invited (with `inviting`, more of `invite`'s options) and joined with
+    /// --accept; the n-th choosing `choosing[n]` (`--categories`) when given, else all the study offers.
+    func joined(
+        _ count: Int, offering: String = "rr,notes", choosing: [String]? = nil, timeShift: Bool = false, inviting: [String] = []
+    ) throws -> [Participant] {
+        let created = try create(offering: offering, timeShift: timeShift)
         #expect(created.status == 0, "\(created.stderr)")
         let directory = Hrvmon.freshHome()
-        let invited = try researcher(["study", "invite", "--database", uri, "--count", String(count), "-o", directory])
+        let invited = try researcher(["study", "invite", "--database", uri, "--count", String(count), "-o", directory] + inviting)
         #expect(invited.status == 0, "\(invited.stderr)")
         let invites = invited.stdout.split(separator: "\n").map(String.init)
         #expect(invites.count == count)
@@ -101,6 +106,13 @@ struct StudyFixture {
     func serverRows(_ table: String, of participant: Participant) throws -> Int {
         let result = try server.researcherSQL(database, "SELECT count(*) FROM hrvmon_study.\(table) WHERE participant = '\(participant.pseudonym)'")
         return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    /// The first column of `sql`'s rows, as the researcher reads them.
+    func serverColumn(_ sql: String) throws -> [String] {
+        let result = try server.researcherSQL(database, sql)
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout.split(separator: "\n").map(String.init)
     }
 
     /// Beats on the server: all rows, and distinct (participant, session, seq) keys.

@@ -103,4 +103,38 @@ import Testing
         #expect(try participant.run(["study", "sync"]).status == 0)
         #expect(try study.serverRows("checkins", of: participant) == 1)
     }
+
+    /// In a study that shifts times, `monitor` sends the beats and a note as it records them,
+    /// moved by the participant's shift; killed, then `sync`: every beat once (the server's mark is
+    /// asked for by the shifted session id), the note once.
+    @Test func aMonitorSendsShiftedTimesAndNotesAsItRecords() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let study = try StudyFixture()
+        let participant = try #require(try study.joined(1, offering: "rr,notes", timeShift: true).first)
+        let shift = try #require(try StudyTimeShiftTests.shift(of: participant))
+        let runtime = participant.home + "/runtime"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        let monitor = try Self.monitor(fake, participant)
+        try Self.send(10, to: fake, total: 30, in: monitor)
+        let note = try Hrvmon.run(["note", "stairs"], environment: participant.environment.merging(["XDG_RUNTIME_DIR": runtime]) { $1 })
+        #expect(note.status == 0, "\(note.stderr)")
+        try Self.send(10, to: fake, total: 60, in: monitor)
+        #expect(try Self.awaitServer(study, participant, beats: 60), "\(monitor.stderr)")
+        let deadline = Date().addingTimeInterval(180)
+        while try study.serverRows("notes", of: participant) < 1 && Date() < deadline { Thread.sleep(forTimeInterval: 0.5) }
+        #expect(try study.serverRows("notes", of: participant) == 1, "\(monitor.stderr)")
+        #expect(monitor.process.isRunning, "the beats and the note arrived while monitor runs")
+        monitor.signal(SIGKILL)
+        #expect(monitor.waitForExit(timeout: 30) != nil)
+        #expect(try participant.run(["study", "sync"]).status == 0)
+        #expect(try study.serverBeats(participant) == (60, 60) && study.serverRows("notes", of: participant) == 1)
+        let id = try #require(participant.sessionIDs.last)
+        let local = try StudyTimeShiftTests.localBeats(participant, id)
+        let server = try StudyTimeShiftTests.serverBeats(study, participant)
+        #expect(local.count == 60 && zip(local, server).allSatisfy { $0.seq == $1.seq && $0.rr == $1.rr && $1.t == $0.t + shift })
+        #expect(server.first?.session == (try StudyTimeShiftTests.sessionID(id, movedBy: Int(shift / 86_400))))
+        let noted = try StudyTimeShiftTests.localField(participant, id, type: "note")
+        #expect(try study.serverColumn("SELECT text || '|' || time FROM hrvmon_study.notes") == ["stairs|\(noted + shift)"])
+    }
 }

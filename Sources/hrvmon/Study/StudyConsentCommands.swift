@@ -8,7 +8,7 @@ struct StudyLeave: ParsableCommand {
         commandName: "leave",
         abstract: "Withdraw your consent: nothing more is sent; with --erase, everything you sent is deleted on the server. Your session files stay.")
 
-    @Flag(help: "Also delete on the server every session and beat you sent, and check that none is left.")
+    @Flag(help: "Also delete on the server everything you sent (sessions, beats, check-ins, answers, notes, events), and check that none is left.")
     var erase = false
 
     @Flag(help: "Do not ask (for scripts).")
@@ -66,9 +66,6 @@ struct StudyCategories: ParsableCommand {
             return (change.membership, erased)
         }
         print("you now send: \(changed.categories.joined(separator: ", ")) (recorded here and on the server)")
-        for category in removed where membership.categories.contains(category) && !["rr", "checkins"].contains(category) {
-            print("\(category): this version of hrvmon never sent it; nothing of it is on the server")
-        }
         if let erased { try report(erased) }
     }
 }
@@ -76,7 +73,8 @@ struct StudyCategories: ParsableCommand {
 /// What an erasure deleted and what was found when the server was asked again; anything left is a failure.
 private func report(_ erased: ConsentChange.Erased) throws {
     print("deleted on the server: \(Formatting.count(erased.beats, "beat")) in \(Formatting.count(erased.sessions, "session")), "
-        + "\(Formatting.count(erased.checkIns, "check-in")), \(Formatting.count(erased.labels, "answer")) to \"Was that stress?\"")
+        + "\(Formatting.count(erased.checkIns, "check-in")), \(Formatting.count(erased.labels, "answer")) to \"Was that stress?\", "
+        + "\(Formatting.count(erased.notes, "note")), \(Formatting.count(erased.events, "event"))")
     guard erased.rowsLeft == 0 else {
         FileStream.printError("hrvmon: asked again, the server still holds \(erased.rowsLeft) rows of what you asked to delete")
         throw ExitCode(1)

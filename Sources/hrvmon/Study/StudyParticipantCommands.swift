@@ -1,5 +1,6 @@
 import ArgumentParser
 import Platform
+import Presentation
 import Study
 import UserData
 
@@ -39,6 +40,9 @@ struct StudyJoin: ParsableCommand {
         }
         let membership = try studyOutcome { () throws(StudyFailure) in try offer.accept(categories: chosen) }
         print("joined '\(membership.study)' as \(membership.pseudonym); consent version \(membership.consentVersion) recorded here and on the server")
+        if membership.timeShift != .none {
+            print("the study shifts times: yours are sent moved by a random offset that stays on this computer")
+        }
         print("sessions you record from now on are sent by `hrvmon study sync`")
     }
 }
@@ -57,10 +61,12 @@ struct StudySyncCommand: ParsableCommand {
             return try StudySync(membership: membership, loop: EventLoop()).send(sessions: SessionStore.all()) { print($0) }
         }
         guard let sent else { return print("not taking part in a study: nothing to send") }
-        let selfReports = sent.checkInsSent + sent.labelsSent
+        let selfReports = sent.checkInsSent + sent.labelsSent + sent.notesSent + sent.eventsSent
         if sent.beatsSent == 0 && selfReports == 0 { return print("nothing to send: the study has everything you chose to send") }
         if sent.beatsSent > 0 { print("sent \(sent.beatsSent) beats of \(sent.sessionsSent) sessions") }
-        if selfReports > 0 { print("sent \(sent.checkInsSent) check-ins and \(sent.labelsSent) answers to \"Was that stress?\"") }
+        if sent.checkInsSent + sent.labelsSent > 0 { print("sent \(sent.checkInsSent) check-ins and \(sent.labelsSent) answers to \"Was that stress?\"") }
+        if sent.notesSent > 0 { print("sent \(Formatting.count(sent.notesSent, "note"))") }
+        if sent.eventsSent > 0 { print("sent \(Formatting.count(sent.eventsSent, "event"))") }
     }
 }
 

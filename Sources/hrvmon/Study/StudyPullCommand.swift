@@ -34,7 +34,7 @@ struct StudyPull: ParsableCommand {
 
     func run() throws {
         do { try DataDirectory.makePrivateDirectory(output) } catch { throw badInput(ValidationError("-o \(output): \(error)")) }
-        var written = (participants: Set<String>(), sessions: 0, beats: 0, checkIns: 0, labels: 0)
+        var written = (participants: Set<String>(), sessions: 0, beats: 0, checkIns: 0, labels: 0, notes: 0, events: 0)
         try studyOutcome { () throws(StudyFailure) in
             let researcher = try StudyResearcher(uri: database.database, loop: EventLoop())
             let members = try researcher.members()
@@ -48,10 +48,12 @@ struct StudyPull: ParsableCommand {
                 }, selfReports: { pulled in
                     written.checkIns = pulled.checkIns.count
                     written.labels = pulled.labels.count
+                    written.notes = pulled.notes.count
+                    written.events = pulled.events.count
                     _ = try writeTree(StudySelfReportFiles.files(pulled, format: format), under: output)
                 })
                 try table?.finish()
-                if format == .bids { try writeParticipants(members, name: try researcher.studyName()) }
+                if format == .bids { try writeParticipants(members, name: try researcher.studyName(), shiftsTimes: try researcher.shiftsTimes()) }
             } catch let failure as StudyFailure {
                 throw failure
             } catch {
@@ -60,8 +62,9 @@ struct StudyPull: ParsableCommand {
         }
         FileStream.printError(
             "pulled \(Formatting.count(written.beats, "beat")) of \(Formatting.count(written.sessions, "session")) of "
-                + "\(Formatting.count(written.participants.count, "participant")), \(Formatting.count(written.checkIns, "check-in")) and "
-                + "\(Formatting.count(written.labels, "answer")) to \"Was that stress?\" to \(output)")
+                + "\(Formatting.count(written.participants.count, "participant")), \(Formatting.count(written.checkIns, "check-in")), "
+                + "\(Formatting.count(written.labels, "answer")) to \"Was that stress?\", \(Formatting.count(written.notes, "note")) and "
+                + "\(Formatting.count(written.events, "event")) to \(output)")
     }
 
     /// The BIDS files `export --format bids` writes for one session, under the participant's subject.
@@ -73,10 +76,13 @@ struct StudyPull: ParsableCommand {
         _ = try writeTree(BIDSPhysio.files(timeline, subject: Self.subject(session.participant), task: "hrvmon"), under: output)
     }
 
-    private func writeParticipants(_ members: [StudyResearcher.Member], name: String) throws {
+    /// `participants.tsv`; when the study shifts times, without when each consented (the server's
+    /// own, real date, which would undo the shift of the participant's first sessions).
+    private func writeParticipants(_ members: [StudyResearcher.Member], name: String, shiftsTimes: Bool) throws {
         var text = "participant_id\tpseudonym\tconsent_version\tconsented\tcategories\n"
         for member in members {
-            text += "sub-\(Self.subject(member.pseudonym))\t\(member.pseudonym)\t\(member.consentVersion)\t\(member.consented)\t\(member.categories.joined(separator: ","))\n"
+            let consented = shiftsTimes ? "n/a" : member.consented
+            text += "sub-\(Self.subject(member.pseudonym))\t\(member.pseudonym)\t\(member.consentVersion)\t\(consented)\t\(member.categories.joined(separator: ","))\n"
         }
         _ = try writeTree([
             BIDSPhysio.datasetDescription(version: Program.version, name: name),

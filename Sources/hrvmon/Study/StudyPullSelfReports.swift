@@ -2,10 +2,11 @@ import Exports
 import SessionLog
 import Study
 
-/// The `checkins` category of a pulled study, as files of their own beside the beats: csv and
-/// jsonl `checkins.*` and `labels.*` (answers to "Was that stress?"); bids, the dataset's
-/// phenotype files `phenotype/checkins.tsv` and `phenotype/episodelabels.tsv`, each with its
-/// JSON sidecar. A check-in's `session` is empty (csv, jsonl) or `n/a` (bids) when it is the
+/// The `checkins`, `notes` and `events` categories of a pulled study, as files of their own beside
+/// the beats: csv and jsonl `checkins.*`, `labels.*` (answers to "Was that stress?"), `notes.*` and
+/// `events.*`; bids, the dataset's phenotype files `phenotype/checkins.tsv`,
+/// `phenotype/episodelabels.tsv`, `phenotype/notes.tsv` and `phenotype/sessionevents.tsv`, each
+/// with its JSON sidecar. A check-in's `session` is empty (csv, jsonl) or `n/a` (bids) when it is the
 /// diary's: made when no session ran.
 enum StudySelfReportFiles {
     /// Each column: its name, what it means, and each row's value (nil: none).
@@ -44,10 +45,29 @@ enum StudySelfReportFiles {
         ("via", "where it was answered: notification, dashboard or command", { .text($0.via) }),
     ]
 
+    static let noteColumns: [Column<StudyResearcher.PulledSelfReports.Note>] = [
+        ("session", "the session's id", { .text($0.session) }),
+        ("seq", "its place among the session's notes, from 1", { .integer($0.seq) }),
+        ("t", "when it was made, Unix seconds", { .number($0.time) }),
+        ("text", "the note as the participant wrote it during the session", { .text($0.text) }),
+    ]
+
+    static let eventColumns: [Column<StudyResearcher.PulledSelfReports.Event>] = [
+        ("session", "the session's id", { .text($0.session) }),
+        ("kind", "stress or activity (an episode), exercise (a breathing exercise started or stopped), suggestion, link (the strap's link changed)", { .text($0.kind) }),
+        ("seq", "its place among the session's events of its kind, from 1", { .integer($0.seq) }),
+        ("t", "when it happened, Unix seconds; none for an episode, which is placed by start_s", { $0.time.map(SelfReportValue.number) }),
+        ("start_s", "seconds into the session: an episode's start, an exercise's or suggestion's place", { $0.start.map(SelfReportValue.number) }),
+        ("end_s", "an episode's end, seconds into the session", { $0.end.map(SelfReportValue.number) }),
+        ("detail", "an episode's peak level, an exercise's event and pattern, a suggestion's reason and pattern, a link's state and detail", { $0.detail.map(SelfReportValue.text) }),
+    ]
+
     static func files(_ pulled: StudyResearcher.PulledSelfReports, format: StudyPull.Format) -> [BIDSPhysio.File] {
         [
             file("checkins", pulled.checkIns, checkInColumns, participant: \.participant, format: format),
             file(format == .bids ? "episodelabels" : "labels", pulled.labels, labelColumns, participant: \.participant, format: format),
+            file("notes", pulled.notes, noteColumns, participant: \.participant, format: format),
+            file(format == .bids ? "sessionevents" : "events", pulled.events, eventColumns, participant: \.participant, format: format),
         ].flatMap { $0 }
     }
 

@@ -20,6 +20,9 @@ struct StudyCreate: ParsableCommand {
     @Option(help: ArgumentHelp("What participants may send, comma-separated: rr,events,notes,checkins.", valueName: "LIST"))
     var categories = StudyResearcher.categories.joined(separator: ",")
 
+    @Flag(help: "Shift each participant's times by a random whole number of weeks of their own, drawn at join and never sent (docs/guide/study.md#time-shift).")
+    var timeShift = false
+
     func validate() throws {
         _ = try parseCategories(categories)
         if name.trimming(.spacesAndNewlines).isEmpty { throw ValidationError("--name is empty: give the study's name") }
@@ -30,9 +33,9 @@ struct StudyCreate: ParsableCommand {
         guard !text.trimming(.spacesAndNewlines).isEmpty else { throw badInput(ValidationError("\(consent): the consent text is empty")) }
         let chosen = try parseCategories(categories)
         let created = try studyOutcome { () throws(StudyFailure) in
-            try StudyResearcher(uri: database.database, loop: EventLoop()).create(name: name, consent: text, categories: chosen)
+            try StudyResearcher(uri: database.database, loop: EventLoop()).create(name: name, consent: text, categories: chosen, timeShift: timeShift)
         }
-        print("\(created.isNew ? "created" : "already set up:") study '\(name)', consent version \(created.consentVersion)")
+        print("\(created.isNew ? "created" : "already set up:") study '\(name)', consent version \(created.consentVersion)\(timeShift ? ", participants' times shifted" : "")")
         if !created.roleListClosed {
             FileStream.printError(
                 "hrvmon: warning: participants can list the server's roles (pg_roles) and so see other pseudonyms; a superuser can close it (docs/guide/study.md)")
@@ -53,8 +56,16 @@ struct StudyInvite: ParsableCommand {
     @Option(name: .short, help: ArgumentHelp("The directory to write the invites to (created 0700 if missing).", valueName: "DIR"))
     var output: String
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The credential expires this many days from now: join refuses the invite after it, and the server refuses the participant's connections (default: never).",
+            valueName: "DAYS"))
+    var expires: Int?
+
     func validate() throws {
         if count < 1 || count > 10000 { throw ValidationError("--count must be 1 to 10000") }
+        if let expires, expires < 1 || expires > 36525 { throw ValidationError("--expires must be 1 to 36525 days") }
     }
 
     func run() throws {
@@ -62,7 +73,10 @@ struct StudyInvite: ParsableCommand {
         guard FileSystem.status(output)?.kind == .directory else {
             throw badInput(ValidationError("-o \(output): not a directory and cannot be created"))
         }
-        let invites = try studyOutcome { () throws(StudyFailure) in try StudyResearcher(uri: database.database, loop: EventLoop()).invite(count: count) }
+        let expiry = expires.map { (WallClock.now() + Double($0) * 86_400).rounded(.down) }
+        let invites = try studyOutcome { () throws(StudyFailure) in
+            try StudyResearcher(uri: database.database, loop: EventLoop()).invite(count: count, expires: expiry)
+        }
         for (pseudonym, invite) in invites {
             let path = output + "/" + pseudonym + ".invite"
             if let failure = AtomicFile.write(Array(invite.text.utf8), to: path) {
@@ -126,7 +140,8 @@ struct StudyErase: ParsableCommand {
         print(
             "erased \(participant): \(Formatting.count(erased.beats, "beat")), \(Formatting.count(erased.sessions, "session")), "
                 + "\(Formatting.count(erased.consents, "consent record")), \(Formatting.count(erased.checkIns, "check-in")), "
-                + "\(Formatting.count(erased.labels, "answer")) and the role deleted")
+                + "\(Formatting.count(erased.labels, "answer")), \(Formatting.count(erased.notes, "note")), "
+                + "\(Formatting.count(erased.events, "event")) and the role deleted")
         guard erased.rowsLeft == 0 && !erased.roleLeft else {
             FileStream.printError("hrvmon: \(participant): listed again, the server still holds \(erased.rowsLeft) rows\(erased.roleLeft ? " and the role" : "")")
             throw ExitCode(1)
