@@ -115,13 +115,7 @@ enum StudySchema {
             via text NOT NULL,
             received timestamptz NOT NULL DEFAULT now(),
             PRIMARY KEY (participant, session, seq));
-        GRANT SELECT, INSERT, DELETE ON hrvmon_study.checkins, hrvmon_study.episode_labels TO \(group);
-        ALTER TABLE hrvmon_study.checkins ENABLE ROW LEVEL SECURITY;
-        ALTER TABLE hrvmon_study.episode_labels ENABLE ROW LEVEL SECURITY;
-        CREATE POLICY own_checkins ON hrvmon_study.checkins FOR ALL TO \(group)
-            USING (participant = current_user) WITH CHECK (participant = current_user);
-        CREATE POLICY own_labels ON hrvmon_study.episode_labels FOR ALL TO \(group)
-            USING (participant = current_user) WITH CHECK (participant = current_user);
+        \(ownRowsOnly([("checkins", "own_checkins"), ("episode_labels", "own_labels")], group: group))
         """
     }
 
@@ -152,15 +146,21 @@ enum StudySchema {
             detail text,
             received timestamptz NOT NULL DEFAULT now(),
             PRIMARY KEY (participant, session, kind, seq));
-        GRANT SELECT, INSERT, DELETE ON hrvmon_study.notes, hrvmon_study.events TO \(group);
-        ALTER TABLE hrvmon_study.notes ENABLE ROW LEVEL SECURITY;
-        ALTER TABLE hrvmon_study.events ENABLE ROW LEVEL SECURITY;
-        CREATE POLICY own_notes ON hrvmon_study.notes FOR ALL TO \(group)
-            USING (participant = current_user) WITH CHECK (participant = current_user);
-        CREATE POLICY own_events ON hrvmon_study.events FOR ALL TO \(group)
-            USING (participant = current_user) WITH CHECK (participant = current_user);
+        \(ownRowsOnly([("notes", "own_notes"), ("events", "own_events")], group: group))
         ALTER TABLE hrvmon_study.study ADD COLUMN time_shift boolean NOT NULL DEFAULT false;
         """
+    }
+
+    /// A category's tables a participant may read, add to and delete from, each only its own rows
+    /// (row-level security by `participant`), written once so no table comes without its policy.
+    static func ownRowsOnly(_ tables: [(table: String, policy: String)], group: String) -> String {
+        let names = tables.map { "hrvmon_study.\($0.table)" }.joined(separator: ", ")
+        return (["GRANT SELECT, INSERT, DELETE ON \(names) TO \(group);"]
+            + tables.map { "ALTER TABLE hrvmon_study.\($0.table) ENABLE ROW LEVEL SECURITY;" }
+            + tables.map {
+                "CREATE POLICY \($0.policy) ON hrvmon_study.\($0.table) FOR ALL TO \(group)\n"
+                    + "    USING (participant = current_user) WITH CHECK (participant = current_user);"
+            }).joined(separator: "\n")
     }
 
     /// Who else takes part is in the catalogue's role list, which every role may read by default;
