@@ -131,7 +131,7 @@ let package = Package(
             dependencies: ["HRV", "Simulation", "Recordings", "Settings", "LivePipeline", "SessionLog", "Dashboard", "LiveSession"],
             path: "Tests/TestSupport",
             resources: [
-                .copy("Fixtures"), .copy("FakeBlueZ"), .copy("FakeNotifications"), .copy("FakeDesk"), .copy("ReferenceReaders"), .copy("LSLInlet"), .copy("PrivatePostgres"),
+                .copy("Fixtures"), .copy("FakeBlueZ"), .copy("FakeDesktop"), .copy("ReferenceReaders"), .copy("LSLInlet"), .copy("PrivatePostgres"),
             ]),
         .testTarget(name: "HeartRateProtocolTests", dependencies: ["HeartRateProtocol", "Simulation"]),
         .testTarget(name: "PolarMeasurementDataTests", dependencies: ["PolarMeasurementData"]),

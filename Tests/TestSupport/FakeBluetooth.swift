@@ -211,9 +211,7 @@ public final class FakeBluetooth: @unchecked Sendable {
         self.config = config
         self.busConfig = busConfig
         self.timeout = timeout
-        var template = Array("/tmp/hrvmon-bt.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw Failure(description: "mkdtemp failed: errno \(errno)") }
-        temporaryDirectory = String(cString: made)
+        temporaryDirectory = try TestChild.temporaryDirectory("hrvmon-bt")
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

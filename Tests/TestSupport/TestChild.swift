@@ -7,6 +7,13 @@ public enum TestChild {
         public let description: String
     }
 
+    /// A new directory /tmp/PREFIX.XXXXXX of the test's own.
+    public static func temporaryDirectory(_ prefix: String) throws -> String {
+        var template = Array("/tmp/\(prefix).XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw Failure(description: "mkdtemp failed: errno \(errno)") }
+        return String(cString: made)
+    }
+
     /// A child with pipes on stdin and stdout and its stderr appended to `log`.
     public static func spawn(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, log: String

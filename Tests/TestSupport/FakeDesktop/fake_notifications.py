@@ -18,15 +18,14 @@
 
 import argparse
 import json
-import os
-import signal
 import sys
 
 import dbus
 import dbus.bus
-import dbus.mainloop.glib
 import dbus.service
 from gi.repository import GLib
+
+from desktop_service import own, serve
 
 NAME = 'org.freedesktop.Notifications'
 PATH = '/org/freedesktop/Notifications'
@@ -108,40 +107,19 @@ def main():
     parser.add_argument('--capabilities', default='body', help='comma-separated GetCapabilities answer')
     parser.add_argument('--reply-delay', type=float, default=0, help='seconds before answering Notify (a slow server)')
     args = parser.parse_args()
-    # A child of a Swift test inherits a signal mask that blocks SIGTERM/SIGINT.
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    servers = []
 
-    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-    loop = GLib.MainLoop()
-    bus = dbus.bus.BusConnection(args.bus)
-    server = Notifications(bus, [c for c in args.capabilities.split(',') if c], args.reply_delay)
-    result = bus.request_name(NAME, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
-    if result != dbus.bus.REQUEST_NAME_REPLY_PRIMARY_OWNER:
-        sys.stderr.write('could not own %s (reply %d)\n' % (NAME, result))
-        sys.exit(2)
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        GLib.unix_signal_add(GLib.PRIORITY_HIGH, signum, lambda: loop.quit() or False)
+    def start():
+        bus = dbus.bus.BusConnection(args.bus)
+        servers.append(Notifications(bus, [c for c in args.capabilities.split(',') if c], args.reply_delay))
+        own(bus, NAME)
+        return servers
 
-    def on_stdin(fd, condition):
-        data = os.read(fd, 4096)
-        if not data:
-            loop.quit()
-            return False
-        pending.extend(data)
-        while b'\n' in pending:
-            line, _, rest = bytes(pending).partition(b'\n')
-            pending[:] = rest
-            words = line.decode().split()
-            if len(words) == 3 and words[0] == 'invoke':
-                server.ActionInvoked(dbus.UInt32(int(words[1])), words[2])
-        return True
+    def command(words):
+        if len(words) == 3 and words[0] == 'invoke':
+            servers[0].ActionInvoked(dbus.UInt32(int(words[1])), words[2])
 
-    pending = bytearray()
-    GLib.io_add_watch(0, GLib.PRIORITY_DEFAULT, GLib.IO_IN | GLib.IO_HUP | GLib.IO_ERR, on_stdin)
-    sys.stdout.write('ready\n')
-    sys.stdout.flush()
-    loop.run()
-    del server
+    serve(start, command)
 
 
 if __name__ == '__main__':

@@ -22,16 +22,14 @@
 # source's idle time. Exits when its stdin closes, and on SIGTERM/SIGINT.
 
 import argparse
-import os
-import signal
 import sys
 import time
 
 import dbus
 import dbus.bus
-import dbus.mainloop.glib
 import dbus.service
-from gi.repository import GLib
+
+from desktop_service import own, serve
 
 MUTTER = 'org.gnome.Mutter.IdleMonitor'
 SAVER = 'org.freedesktop.ScreenSaver'
@@ -119,13 +117,6 @@ class Session(dbus.service.Object):
         return self.properties()[name]
 
 
-def own(bus, name):
-    result = bus.request_name(name, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
-    if result != dbus.bus.REQUEST_NAME_REPLY_PRIMARY_OWNER:
-        sys.stderr.write('could not own %s (reply %d)\n' % (name, result))
-        sys.exit(2)
-
-
 def main():
     parser = argparse.ArgumentParser(description='Fake desktop idle-time sources for tests')
     parser.add_argument('--session-bus')
@@ -134,52 +125,34 @@ def main():
     parser.add_argument('--system-bus')
     parser.add_argument('--logind-idle-seconds', type=float)
     args = parser.parse_args()
-    # A child of a Swift test inherits a signal mask that blocks SIGTERM/SIGINT.
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
-
-    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-    loop = GLib.MainLoop()
     served = {}
-    if args.session_bus and (args.mutter is not None or args.screensaver is not None):
-        session = dbus.bus.BusConnection(args.session_bus)
-        if args.mutter is not None:
-            served['mutter'] = [Mutter(session, args.mutter)]
-            own(session, MUTTER)
-        if args.screensaver is not None:
-            served['screensaver'] = [ScreenSaver(session, path, args.screensaver)
-                                     for path in ('/org/freedesktop/ScreenSaver', '/ScreenSaver')]
-            own(session, SAVER)
-    if args.system_bus and args.logind_idle_seconds is not None:
-        system = dbus.bus.BusConnection(args.system_bus)
-        served['logind'] = [Manager(system), Session(system, args.logind_idle_seconds)]
-        own(system, LOGIN)
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        GLib.unix_signal_add(GLib.PRIORITY_HIGH, signum, lambda: loop.quit() or False)
 
-    def on_stdin(fd, condition):
-        data = os.read(fd, 4096)
-        if not data:
-            loop.quit()
-            return False
-        pending.extend(data)
-        while b'\n' in pending:
-            line, _, rest = bytes(pending).partition(b'\n')
-            pending[:] = rest
-            words = line.decode().split()
-            if len(words) != 2 or words[0] not in served:
-                continue
-            if words[0] == 'logind':
-                served['logind'][1].idle_seconds = float(words[1])
-            else:
-                for source in served[words[0]]:
-                    source.idle = words[1]
-        return True
+    def start():
+        if args.session_bus and (args.mutter is not None or args.screensaver is not None):
+            session = dbus.bus.BusConnection(args.session_bus)
+            if args.mutter is not None:
+                served['mutter'] = [Mutter(session, args.mutter)]
+                own(session, MUTTER)
+            if args.screensaver is not None:
+                served['screensaver'] = [ScreenSaver(session, path, args.screensaver)
+                                         for path in ('/org/freedesktop/ScreenSaver', '/ScreenSaver')]
+                own(session, SAVER)
+        if args.system_bus and args.logind_idle_seconds is not None:
+            system = dbus.bus.BusConnection(args.system_bus)
+            served['logind'] = [Manager(system), Session(system, args.logind_idle_seconds)]
+            own(system, LOGIN)
+        return served
 
-    pending = bytearray()
-    GLib.io_add_watch(0, GLib.PRIORITY_DEFAULT, GLib.IO_IN | GLib.IO_HUP | GLib.IO_ERR, on_stdin)
-    sys.stdout.write('ready\n')
-    sys.stdout.flush()
-    loop.run()
+    def command(words):
+        if len(words) != 2 or words[0] not in served:
+            return
+        if words[0] == 'logind':
+            served['logind'][1].idle_seconds = float(words[1])
+        else:
+            for source in served[words[0]]:
+                source.idle = words[1]
+
+    serve(start, command)
 
 
 if __name__ == '__main__':
