@@ -17,6 +17,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 fail_setup() { echo "bluez-vm-test: $*" >&2; exit 2; }
+keep() { if [ -n "${BLUEZ_VM_KEEP:-}" ]; then mkdir -p "$BLUEZ_VM_KEEP" && cp -r "$1" "$BLUEZ_VM_KEEP/"; fi; }
 
 scripts/install-deps.sh qemu-system-x86 linux-image-amd64 busybox-static bluez bluez-test-tools dbus python3-dbus python3-gi kmod
 
@@ -69,6 +70,7 @@ for mode in "${modes[@]}"; do
         > "$results/console.log" 2>&1 </dev/null; then
         echo "bluez-vm-test: qemu failed or timed out ($mode); the console said:" >&2
         tail -n 30 "$results/console.log" >&2
+        keep "$results"
         exit 2
     fi
     echo "   the VM ran for $(( $(date +%s) - started )) s"
@@ -76,12 +78,13 @@ for mode in "${modes[@]}"; do
         echo "bluez-vm-test: the guest script did not finish ($mode): the VM did not boot or the stack did not start" >&2
         tail -n 30 "$results/console.log" >&2
         [ -f "$results/guest.log" ] && tail -n 30 "$results/guest.log" >&2
+        keep "$results"
         exit 2
     fi
     if ! /usr/bin/python3 Tests/BlueZVM/check.py "$results" "$mode"; then
         status=1
         echo "-- guest log ($mode):" >&2; tail -n 40 "$results/guest.log" >&2
     fi
-    if [ -n "${BLUEZ_VM_KEEP:-}" ]; then mkdir -p "$BLUEZ_VM_KEEP" && cp -r "$results" "$BLUEZ_VM_KEEP/"; fi
+    keep "$results"
 done
 exit $status
