@@ -7,9 +7,10 @@
 # ordinary scheduling and with bluetoothd at real-time priority, since bluetoothd 5.66's connect
 # race (Connected never announced) goes either way with scheduling. Tests/BlueZVM/README.md.
 #
-#     scripts/bluez-vm-test.sh [ordinary|realtime|acquire]...    (default: ordinary realtime)
+#     scripts/bluez-vm-test.sh [ordinary|realtime|acquire|smallmtu]...    (default: ordinary realtime)
 #
 # acquire: ordinary scheduling, hrvmon with --acquire (AcquireNotify's socket), for comparison.
+# smallmtu: ordinary scheduling, bluetoothd exchanging an ATT MTU of 185 (PMD needs 232).
 #
 # Exit status: 0 all passed; 1 a check failed; 2 the VM could not be set up or did not run.
 set -euo pipefail

@@ -2,8 +2,8 @@
 # Tests/BlueZVM/README.md): the control-point exchange hrvmon made through the real bluetoothd, as
 # dbus-monitor recorded it (hrvmon's calls, bluetoothd's answers and the indications it passed
 # on), held to shared/POLAR-PMD.md's order; the streams started on every connection with beats
-# and stopped before hrvmon left; and hrvmon's motion lines held to what the peripheral's frames
-# imply.
+# and stopped before hrvmon left; and hrvmon's motion lines held to the samples in the frames
+# bluetoothd passed on.
 
 import math
 import os
@@ -11,7 +11,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'TestSupport', 'FakeBlueZ'))
-from pmd_strap import ACC, ECG, MINIMUM_MTU, NAMES, PMD_CONTROL_POINT, PMD_DATA, PmdStrap  # noqa: E402
+from pmd_strap import ACC, ECG, MINIMUM_MTU, NAMES, PMD_CONTROL_POINT, PMD_DATA  # noqa: E402
 
 GATT_CHRC = 'org.bluez.GattCharacteristic1'
 RATE = 50           # what hrvmon asks for (MeasurementDataClient.accelerometerRate)
@@ -37,20 +37,6 @@ def characteristic_paths(messages, central):
             if mtu and (added or m.path.startswith('/org/bluez/%s/' % central)):
                 mtus.append(int(mtu.group(1)))
     return paths, mtus
-
-
-def intensity_range(motion, offsets=400):
-    """The RMS around the mean of every 1-s window of the fake strap's accelerometer, as
-    MotionMeter computes it: what a motion line's `mg` may be while the strap feels `motion`."""
-    strap = PmdStrap(None, 0, None)
-    strap.motion = motion
-    samples = [strap.sample(ACC, i / RATE) for i in range(offsets + RATE)]
-    values = []
-    for start in range(offsets):
-        window = samples[start:start + RATE]
-        mean = [sum(s[k] for s in window) / RATE for k in range(3)]
-        values.append(math.sqrt(sum(sum((s[k] - mean[k]) ** 2 for k in range(3)) for s in window) / RATE))
-    return min(values), max(values)
 
 
 class Exchange:
@@ -104,7 +90,7 @@ def check_measurement_data(messages, peripheral, monitor, central, ecg, acquire)
     report.append('control point, per connection with beats: ' + ' | '.join(summaries))
     failures += check_exit(exchange, messages, peripheral, kinds)
     failures += check_peripheral_side(peripheral)
-    motion_failures, motion_report = check_motion(messages, data_path, peripheral, monitor)
+    motion_failures, motion_report = check_motion(messages, data_path, monitor)
     return failures + motion_failures, report + motion_report
 
 
@@ -185,57 +171,58 @@ def check_peripheral_side(peripheral):
     return failures
 
 
-def check_motion(messages, data_path, peripheral, monitor):
-    """Every accelerometer sample bluetoothd passed on makes hrvmon's motion seconds (one line per
-    50), and a line whose second lies wholly in a still or walking spell says what that spell's
-    frames imply: level, posture, intensity (the range over all 1-s windows) and cadence."""
+def check_motion(messages, data_path, monitor):
+    """hrvmon's motion lines held to the accelerometer samples bluetoothd passed on, in its order:
+    line k is the second of samples 50k to 50k + 49 (MotionMeter at 50 Hz), so its intensity (the
+    RMS around the second's mean, rounded to 0.1 mG) and posture follow from them; a second below
+    40 mG is still; one of 80 mG or more after three more such seconds is walking at the strap's
+    1.8 steps a second."""
     failures = []
     frames = [m.value for m in messages if m.path == data_path and m.value is not None]
-    samples = sum((len(f) - 10) // 6 for f in frames if f[0] == ACC)
+    samples = []
+    for frame in frames:
+        if frame[0] == ACC and frame[9] == 1:
+            body = frame[10:]
+            samples += [tuple(int.from_bytes(body[i + 2 * k:i + 2 * k + 2], 'little', signed=True) for k in range(3))
+                        for i in range(0, len(body) - 5, 6)]
     lines = [line for line in monitor if line.get('type') == 'motion']
-    if len(lines) != samples // RATE:
+    if len(lines) != len(samples) // RATE:
         failures.append('%d accelerometer samples on the bus make %d seconds of motion; hrvmon printed %d motion lines'
-                        % (samples, samples // RATE, len(lines)))
-    # The peripheral's spells: (start, end, motion), and the moments a stream (re)started or the link went.
-    spells, since, motion = [], None, None
-    breaks = []
-    for e in peripheral:
-        if e['event'] == 'motion' or (e['event'] == 'notify' and since is None):
-            if since is not None:
-                spells.append((since, e['t'], motion))
-            since, motion = e['t'], e.get('motion', 'still')
-        elif e['event'] == 'pmd_write' and e['hex'].startswith('02 02') or e['event'] in ('disconnected', 'strap_stop'):
-            breaks.append(e['t'])
-    if since is not None:
-        spells.append((since, math.inf, motion))
-    ranges = {m: intensity_range(m) for m in ('still', 'walking')}
+                        % (len(samples), len(samples) // RATE, len(lines)))
+    seconds = [second_of(samples[k * RATE:(k + 1) * RATE]) for k in range(len(samples) // RATE)]
     checked = {'still': 0, 'walking': 0}
-    for line in lines:
-        # A walking second needs 4 s of walking behind it (the cadence's history), and frames
-        # arrive up to ~1.5 s after their samples: margins on the safe side.
-        reach = 6.0 if any(s[2] == 'walking' and s[0] <= line['t'] <= s[1] for s in spells) else 4.0
-        spell = next((s for s in spells if s[0] <= line['t'] - reach and line['t'] <= s[1]), None)
-        if spell is None or any(line['t'] - reach <= b <= line['t'] for b in breaks):
-            continue
-        kind = spell[2]
-        low, high = ranges[kind]
+    for k, (line, (intensity, upright)) in enumerate(zip(lines, seconds)):
         wrong = []
-        if line.get('level') != kind:
-            wrong.append('level %s' % line.get('level'))
-        if line.get('posture') != 'upright':
+        if abs(line.get('mg', -1) - intensity) > 0.1:
+            wrong.append('%s mG (the samples make %.2f)' % (line.get('mg'), intensity))
+        if upright is not None and line.get('posture') != ('upright' if upright else 'lying'):
             wrong.append('posture %s' % line.get('posture'))
-        if not low - 1 <= line.get('mg', -1) <= high + 1:
-            wrong.append('%s mG (%.1f-%.1f implied)' % (line.get('mg'), low, high))
-        if kind == 'walking' and not WALKING_SPM[0] <= line.get('spm', 0) <= WALKING_SPM[1]:
-            wrong.append('%s steps/min' % line.get('spm'))
+        kind = 'still' if intensity < 40 else 'walking' if k >= 3 and all(i >= 80 for i, _ in seconds[k - 3:k + 1]) else None
+        if kind is not None:
+            checked[kind] += 1
+            if line.get('level') != kind:
+                wrong.append('level %s' % line.get('level'))
+            if kind == 'walking' and not WALKING_SPM[0] <= line.get('spm', 0) <= WALKING_SPM[1]:
+                wrong.append('%s steps/min' % line.get('spm'))
         if wrong:
-            failures.append('motion at %.2f while the strap felt %s: %s' % (line['t'], kind, ', '.join(wrong)))
-        checked[kind] += 1
+            failures.append('motion line %d (t %.2f): %s, expected %s' % (k + 1, line['t'], ', '.join(wrong), kind or 'moving or walking'))
     for kind in ('still', 'walking'):
         if not checked[kind]:
-            failures.append('no motion line wholly inside a %s spell to check' % kind)
-    report = ['accelerometer: %d frames (%d samples) and %d ECG frames on the bus → %d motion lines; checked against the frames: '
-              '%d still (%.1f-%.1f mG), %d walking (%.1f-%.1f mG, %d-%d steps/min)'
-              % (sum(1 for f in frames if f[0] == ACC), samples, sum(1 for f in frames if f[0] == ECG), len(lines),
-                 checked['still'], *ranges['still'], checked['walking'], *ranges['walking'], *WALKING_SPM)]
+            failures.append('no %s second among the samples to check hrvmon against' % kind)
+    report = ['accelerometer: %d frames (%d samples) and %d ECG frames on the bus → %d motion lines (%d expected); '
+              'held to the samples: all intensities, %d still seconds, %d walking (%d-%d steps/min)'
+              % (sum(1 for f in frames if f[0] == ACC), len(samples), sum(1 for f in frames if f[0] == ECG), len(lines),
+                 len(samples) // RATE, checked['still'], checked['walking'], *WALKING_SPM)]
     return failures, report
+
+
+def second_of(window):
+    """MotionMeter's intensity of one second of samples, and whether gravity lies in the strap's
+    plane (upright), goes through it (lying) or is undecided (None)."""
+    mean = [sum(s[k] for s in window) / len(window) for k in range(3)]
+    intensity = math.sqrt(sum(sum((s[k] - mean[k]) ** 2 for k in range(3)) for s in window) / len(window))
+    g = math.sqrt(sum(m * m for m in mean))
+    through_face = abs(mean[2]) / g if g else 0
+    if not 700 < g < 1300 or 0.5 <= through_face <= 0.8:
+        return intensity, None
+    return intensity, through_face < 0.5

@@ -34,12 +34,19 @@ wait_for 20 "three virtual controllers" test -e /sys/class/bluetooth/hci2 || exi
 
 mkdir -p /run/dbus
 dbus-daemon --system --fork --nopidfile || { step "dbus-daemon failed"; exit 1; }
+# Mode smallmtu: bluetoothd exchanges an ATT MTU of 185 (main.conf's [GATT] ExchangeMTU), below
+# the 232 PMD needs: hrvmon is to say so and write nothing.
+conf=()
+if [ "$mode" = smallmtu ]; then
+    printf '[GATT]\nExchangeMTU = 185\n' > /run/main.conf
+    conf=(-f /run/main.conf)
+fi
 if [ "$mode" = realtime ]; then
     # Favoured by the scheduler, bluetoothd's connect callback tends to run before the kernel's
     # Device Connected event is processed: the order that leaves Connected unannounced.
     chrt -f 50 bluetoothd -n -d > "$out/bluetoothd.log" 2>&1 &
 else
-    bluetoothd -n -d > "$out/bluetoothd.log" 2>&1 &
+    bluetoothd -n -d "${conf[@]}" > "$out/bluetoothd.log" 2>&1 &
 fi
 adapters_on_bus() {
     dbus-send --system --print-reply --dest=org.bluez / org.freedesktop.DBus.ObjectManager.GetManagedObjects 2>/dev/null \
@@ -57,9 +64,11 @@ step "adapters up: central $central, peripheral $peripheral_adapter"
 # One of the two modes asks for the strap's ECG beside the accelerometer.
 ecg=()
 [ "$mode" = realtime ] && ecg=(--ecg)
+streams=("${ecg[@]}")
+[ "$mode" = smallmtu ] && streams=(--no-streams)
 echo "${ecg[*]}" > "$out/monitor-options"
 
-/usr/bin/python3 "$here/peripheral.py" --adapter "$peripheral_adapter" --log "$out/peripheral.jsonl" --address-file /run/peripheral-address "${ecg[@]}" \
+/usr/bin/python3 "$here/peripheral.py" --adapter "$peripheral_adapter" --log "$out/peripheral.jsonl" --address-file /run/peripheral-address "${streams[@]}" \
     > "$out/peripheral.log" 2>&1 &
 peripheral=$!
 wait_for 90 "the peripheral to advertise" test -s /run/peripheral-address || exit 1

@@ -202,6 +202,7 @@ def main():
     parser.add_argument('--hold', type=float, default=6.0, help='seconds of streaming between link losses')
     parser.add_argument('--patience', type=float, default=60.0, help='seconds allowed for each resubscription')
     parser.add_argument('--ecg', action='store_true', help='the central asks for ECG too: wait for both streams')
+    parser.add_argument('--no-streams', action='store_true', help='the central is not to start any (an MTU below 232)')
     args = parser.parse_args()
 
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
@@ -223,7 +224,7 @@ def main():
     link = StrapLink([control_point, data])
     strap = Strap(link, log)
     control_point.on_write = strap.write
-    wanted = [ACC, ECG] if args.ecg else [ACC]
+    wanted = [] if args.no_streams else [ACC, ECG] if args.ecg else [ACC]
     advertisement = Advertisement(bus, '/hrvmon/advertisement0')
 
     rr = [round(float(line) * 1.024) for line in open(FIXTURE) if line.strip() and not line.startswith('#')]
