@@ -25,7 +25,6 @@ import os
 import subprocess
 import sys
 import time
-import types
 
 import dbus
 import dbus.mainloop.glib
