@@ -7,9 +7,10 @@
 # ordinary scheduling and with bluetoothd at real-time priority, since bluetoothd 5.66's connect
 # race (Connected never announced) goes either way with scheduling. Tests/BlueZVM/README.md.
 #
-#     scripts/bluez-vm-test.sh [ordinary|realtime|acquire]...    (default: ordinary realtime)
+#     scripts/bluez-vm-test.sh [ordinary|realtime|acquire|smallmtu]...    (default: ordinary realtime)
 #
 # acquire: ordinary scheduling, hrvmon with --acquire (AcquireNotify's socket), for comparison.
+# smallmtu: ordinary scheduling, bluetoothd exchanging an ATT MTU of 185 (PMD needs 232).
 #
 # Exit status: 0 all passed; 1 a check failed; 2 the VM could not be set up or did not run.
 set -euo pipefail
@@ -17,6 +18,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 fail_setup() { echo "bluez-vm-test: $*" >&2; exit 2; }
+keep() { if [ -n "${BLUEZ_VM_KEEP:-}" ]; then mkdir -p "$BLUEZ_VM_KEEP" && cp -r "$1" "$BLUEZ_VM_KEEP/"; fi; }
 
 scripts/install-deps.sh qemu-system-x86 linux-image-amd64 busybox-static bluez bluez-test-tools dbus python3-dbus python3-gi kmod
 
@@ -69,6 +71,7 @@ for mode in "${modes[@]}"; do
         > "$results/console.log" 2>&1 </dev/null; then
         echo "bluez-vm-test: qemu failed or timed out ($mode); the console said:" >&2
         tail -n 30 "$results/console.log" >&2
+        keep "$results"
         exit 2
     fi
     echo "   the VM ran for $(( $(date +%s) - started )) s"
@@ -76,12 +79,13 @@ for mode in "${modes[@]}"; do
         echo "bluez-vm-test: the guest script did not finish ($mode): the VM did not boot or the stack did not start" >&2
         tail -n 30 "$results/console.log" >&2
         [ -f "$results/guest.log" ] && tail -n 30 "$results/guest.log" >&2
+        keep "$results"
         exit 2
     fi
     if ! /usr/bin/python3 Tests/BlueZVM/check.py "$results" "$mode"; then
         status=1
         echo "-- guest log ($mode):" >&2; tail -n 40 "$results/guest.log" >&2
     fi
-    if [ -n "${BLUEZ_VM_KEEP:-}" ]; then mkdir -p "$BLUEZ_VM_KEEP" && cp -r "$results" "$BLUEZ_VM_KEEP/"; fi
+    keep "$results"
 done
 exit $status

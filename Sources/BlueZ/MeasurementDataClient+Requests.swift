@@ -20,6 +20,9 @@ extension MeasurementDataClient {
         let timer = loop.schedule(after: Self.replyTimeout) { [weak self] in
             guard let self, generation == self.generation else { return }
             self.inFlight = nil
+            // The reply may only be late (a starved process reads it after its timer): a start
+            // may have started the stream, so it is stopped on exit and restarted after a strap's stop.
+            if case .start = request { self.streaming.insert(request.measurementType) }
             self.onEvent(.notice("the strap did not answer \(self.describe(request)) within \(Int(Self.replyTimeout)) s"))
             self.sendNext()
         }

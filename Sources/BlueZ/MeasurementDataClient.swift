@@ -108,6 +108,9 @@ final class MeasurementDataClient {
             return true
         }
         guard path == controlPoint else { return false }
+        // bluetoothd announces what a read returned as a Value change too (the real one does, after
+        // our feature read): that is no indication.
+        guard bytes.first != PMDFeatures.marker else { return true }
         if isActive || whenQuiet != nil { indication(bytes) }
         return true
     }

@@ -28,13 +28,16 @@ public enum PMDMeasurementType: UInt8, CaseIterable, Sendable, CustomStringConve
 /// The streams a strap offers: what reading the control point returns, `0F` then a bitmask
 /// (bit n = type n). The H10 answers `0F 05 00`: ECG and ACC (polar-ble-sdk #281, #360).
 public struct PMDFeatures: Equatable, Sendable {
+    /// The first byte of a feature read's answer.
+    public static let marker: UInt8 = 0x0F
+
     /// The type bytes offered, known to hrvmon or not, in ascending order.
     public let offered: [UInt8]
 
     public init(parsing bytes: some Collection<UInt8>) throws(PMDParseError) {
         let bytes = Array(bytes)
         guard let first = bytes.first else { throw PMDParseError(.truncated("the feature byte"), at: 0) }
-        guard first == 0x0F else { throw PMDParseError(.unexpected("feature read", first), at: 0) }
+        guard first == Self.marker else { throw PMDParseError(.unexpected("feature read", first), at: 0) }
         guard bytes.count > 1 else { throw PMDParseError(.truncated("the feature bitmask"), at: 1) }
         var offered: [UInt8] = []
         for (index, mask) in bytes.dropFirst().enumerated() where index < 32 {

@@ -8,8 +8,8 @@
 # What the peripheral sent while subscribed but bluetoothd never emitted (lost in the radio or
 # inside BlueZ) is reported, not held against hrvmon. In mode `acquire` notifications travel over
 # AcquireNotify's socket, which dbus-monitor cannot see: the reference is then what the peripheral
-# sent while subscribed, and the comparison is reported only. Prints a summary; exit status 1 on
-# failure.
+# sent while subscribed, and the comparison is reported only. Polar's Measurement Data exchange
+# through bluetoothd is judged by check_pmd.py. Prints a summary; exit status 1 on failure.
 #
 #     check.py RESULTS_DIR MODE
 
@@ -17,6 +17,9 @@ import json
 import os
 import re
 import sys
+
+from bus_record import read_messages
+from check_pmd import check_measurement_data
 
 
 def json_lines(path):
@@ -31,32 +34,26 @@ def json_lines(path):
     return out
 
 
-def bus_events(path, central):
-    """(time, kind, path, detail) from dbus-monitor's text: Value notifications (detail: the
+def bus_events(messages, central):
+    """(time, kind, path, detail) from dbus-monitor's record: Value notifications (detail: the
     packet number), Connected / ServicesResolved changes, InterfacesAdded of GATT objects."""
-    if not os.path.exists(path):
-        return []
-    text = open(path, errors='replace').read()
     events = []
-    for block in re.split(r'\n(?=signal )', text):
-        header = re.match(r'signal time=([\d.]+) .*?path=([^;]+); interface=([^;]+); member=(\w+)', block)
-        if not header:
+    for message in messages:
+        if message.kind != 'signal':
             continue
-        time, object_path, member = float(header.group(1)), header.group(2), header.group(4)
-        if member == 'PropertiesChanged' and 'org.bluez.GattCharacteristic1' in block and '"Value"' in block:
-            values = re.search(r'array of bytes \[(.*?)\]', block, re.S)
-            data = bytes(int(b, 16) for b in values.group(1).split()) if values else b''
+        data = message.value
+        if data is not None:
             if len(data) == 6 and data[0] == 0x1E:
-                events.append((time, 'value', object_path, data[2] | data[3] << 8))
-        elif member == 'PropertiesChanged' and 'org.bluez.Device1' in block:
+                events.append((message.time, 'value', message.path, data[2] | data[3] << 8))
+        elif message.member == 'PropertiesChanged' and 'org.bluez.Device1' in message.body:
             for name in ('Connected', 'ServicesResolved'):
-                found = re.search(r'string "%s"\s*variant\s*boolean (true|false)' % name, block)
-                if found:
-                    events.append((time, name, object_path, found.group(1) == 'true'))
-        elif member == 'InterfacesAdded' and 'org.bluez.GattCharacteristic1' in block:
-            added = re.search(r'object path "([^"]+)"', block)
+                state = message.boolean(name)
+                if state is not None:
+                    events.append((message.time, name, message.path, state))
+        elif message.member == 'InterfacesAdded' and 'org.bluez.GattCharacteristic1' in message.body:
+            added = re.search(r'object path "([^"]+)"', message.body)
             if added and added.group(1).startswith('/org/bluez/%s/' % central):
-                events.append((time, 'InterfacesAdded', added.group(1), None))
+                events.append((message.time, 'InterfacesAdded', added.group(1), None))
     return sorted(events, key=lambda e: e[0])
 
 
@@ -66,7 +63,9 @@ def main():
     failures = []
     peripheral = json_lines(os.path.join(results, 'peripheral.jsonl'))
     monitor = json_lines(os.path.join(results, 'monitor.jsonl'))
-    events = bus_events(os.path.join(results, 'dbus-monitor.txt'), read('central').strip() or 'hci0')
+    central = read('central').strip() or 'hci0'
+    messages = read_messages(os.path.join(results, 'dbus-monitor.txt'))
+    events = bus_events(messages, central)
 
     address = next((e['address'] for e in peripheral if e['event'] == 'advertising'), None)
     try:
@@ -171,6 +170,10 @@ def main():
     print('  %d link losses; after each, link down → first notification: %s' % (len(downs), '; '.join(reconnects)))
     print('  longest wait in connecting: %.1f s; bluetoothd logged "Device … is already connected" (Connected never announced) %d times'
           % (max(waits or [0]), silent))
+    pmd_failures, pmd_report = check_measurement_data(messages, peripheral, monitor, central, '--ecg' in read('monitor-options'), mode == 'acquire')
+    for line in pmd_report:
+        print('  PMD ' + line)
+    failures += pmd_failures
     for failure in failures:
         print('  FAIL: ' + failure)
     if mode == 'acquire':

@@ -34,12 +34,19 @@ wait_for 20 "three virtual controllers" test -e /sys/class/bluetooth/hci2 || exi
 
 mkdir -p /run/dbus
 dbus-daemon --system --fork --nopidfile || { step "dbus-daemon failed"; exit 1; }
+# Mode smallmtu: bluetoothd exchanges an ATT MTU of 185 (main.conf's [GATT] ExchangeMTU), below
+# the 232 PMD needs: hrvmon is to say so and write nothing.
+conf=()
+if [ "$mode" = smallmtu ]; then
+    printf '[GATT]\nExchangeMTU = 185\n' > /run/main.conf
+    conf=(-f /run/main.conf)
+fi
 if [ "$mode" = realtime ]; then
     # Favoured by the scheduler, bluetoothd's connect callback tends to run before the kernel's
     # Device Connected event is processed: the order that leaves Connected unannounced.
     chrt -f 50 bluetoothd -n -d > "$out/bluetoothd.log" 2>&1 &
 else
-    bluetoothd -n -d > "$out/bluetoothd.log" 2>&1 &
+    bluetoothd -n -d "${conf[@]}" > "$out/bluetoothd.log" 2>&1 &
 fi
 adapters_on_bus() {
     dbus-send --system --print-reply --dest=org.bluez / org.freedesktop.DBus.ObjectManager.GetManagedObjects 2>/dev/null \
@@ -54,11 +61,17 @@ for adapter in "$central" "$peripheral_adapter"; do
         string:org.bluez.Adapter1 string:Powered variant:boolean:true > /dev/null
 done
 step "adapters up: central $central, peripheral $peripheral_adapter"
+# One of the two modes asks for the strap's ECG beside the accelerometer.
+ecg=()
+[ "$mode" = realtime ] && ecg=(--ecg)
+streams=("${ecg[@]}")
+[ "$mode" = smallmtu ] && streams=(--no-streams)
+echo "${ecg[*]}" > "$out/monitor-options"
 
-/usr/bin/python3 "$here/peripheral.py" --adapter "$peripheral_adapter" --log "$out/peripheral.jsonl" --address-file /run/peripheral-address \
+/usr/bin/python3 "$here/peripheral.py" --adapter "$peripheral_adapter" --log "$out/peripheral.jsonl" --address-file /run/peripheral-address "${streams[@]}" \
     > "$out/peripheral.log" 2>&1 &
 peripheral=$!
-wait_for 30 "the peripheral to advertise" test -s /run/peripheral-address || exit 1
+wait_for 90 "the peripheral to advertise" test -s /run/peripheral-address || exit 1
 address=$(cat /run/peripheral-address)
 step "peripheral $address advertising"
 
@@ -66,8 +79,11 @@ step "hrvmon scan"
 "$hrvmon" scan --adapter "$central" --timeout 6 --format json > "$out/scan.json" 2> "$out/scan.err"
 echo $? > "$out/scan.status"
 # What bluetoothd emits on the bus for the central (Value notifications, Connected, ServicesResolved,
-# InterfacesAdded): the reference the monitor's output is held against.
+# InterfacesAdded): the reference the monitor's output is held against; and the calls made to it
+# for the central (StartNotify, ReadValue, WriteValue, Disconnect) with bluetoothd's answers.
 dbus-monitor --system "sender='org.bluez',path_namespace='/org/bluez/$central'" "sender='org.bluez',member='InterfacesAdded'" \
+    "type='method_call',destination='org.bluez',path_namespace='/org/bluez/$central'" \
+    "type='method_return',sender='org.bluez'" "type='error',sender='org.bluez'" \
     > "$out/dbus-monitor.txt" 2>&1 &
 monitor_bus=$!
 sleep 0.5
@@ -75,15 +91,24 @@ step "hrvmon monitor"
 # Mode acquire: the same with AcquireNotify's socket instead of StartNotify (for the comparison in docs/development/testing.md).
 extra=()
 [ "$mode" = acquire ] && extra=(--acquire)
-"$hrvmon" monitor --device "$address" --adapter "$central" --format jsonl --no-log "${extra[@]}" > "$out/monitor.jsonl" 2> "$out/monitor.err" &
+"$hrvmon" monitor --device "$address" --adapter "$central" --format jsonl --no-log "${extra[@]}" "${ecg[@]}" \
+    > "$out/monitor.jsonl" 2> "$out/monitor.err" &
 monitor=$!
-# The peripheral streams, drops the link three times from its side, and exits when done.
-wait "$peripheral"
-echo $? > "$out/peripheral.status"
-sleep 2
+# The peripheral streams, drops the link three times from its side, says `finished` and ends its
+# heart-rate notifications, its PMD streams running on. Once hrvmon has printed the last beat (it
+# can lag seconds behind under TCG), it is interrupted: it is to stop the strap's streams and
+# leave, and then the peripheral exits.
+finished() { grep -q '"event": "finished"' "$out/peripheral.jsonl" || ! kill -0 "$peripheral"; }
+wait_for 300 "the peripheral to finish" finished
+last=$(grep '"event": "finished"' "$out/peripheral.jsonl" | grep -o '"last": [0-9]*' | grep -o '[0-9]*$')
+caught_up() { grep -q "\"energy_kj\":$last[,}]" "$out/monitor.jsonl"; }
+[ -n "$last" ] && wait_for 60 "hrvmon to print beat $last" caught_up
+step "interrupting hrvmon"
 kill -INT "$monitor"
 wait "$monitor"
 echo $? > "$out/monitor.status"
+wait "$peripheral"
+echo $? > "$out/peripheral.status"
 kill "$monitor_bus"
 step "done"
 date +%s > "$out/finished"

@@ -63,6 +63,9 @@ public final class FakeBluetooth: @unchecked Sendable {
         /// How long after a start command the strap's first frame comes (25-30 s with some
         /// Linux stacks: polar-ble-sdk #414, #424).
         public var pmdStartDelayMs = 0
+        /// How much later than other replies a start's reply comes (as a client that reads it
+        /// late, starved of CPU, sees it).
+        public var pmdStartReplyDelayMs = 0
 
         public enum CodingKeys: String, CodingKey {
             case adapter, address, addressType = "address_type", name, rssi, paired, trusted, bonded
@@ -72,7 +75,7 @@ public final class FakeBluetooth: @unchecked Sendable {
             case connectDelayMs = "connect_delay_ms", resolveDelayMs = "resolve_delay_ms"
             case connectTimeoutMs = "connect_timeout_ms", mtu, appearance, icon, manufacturer, model
             case announceConnected = "announce_connected", connectedSignalDelayMs = "connected_signal_delay_ms"
-            case pmd, pmdStartDelayMs = "pmd_start_delay_ms"
+            case pmd, pmdStartDelayMs = "pmd_start_delay_ms", pmdStartReplyDelayMs = "pmd_start_reply_delay_ms"
         }
 
         /// A Polar H10 strap, unpaired, in range, worn on the chest, battery 87 %.

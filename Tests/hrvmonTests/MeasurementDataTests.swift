@@ -41,6 +41,8 @@ import Testing
         let motion = monitor.next(timeout: 20) { $0["type"] as? String == "motion" }
         #expect(motion?["level"] as? String == "still", "\(monitor.allLines.suffix(10))\n\(fake.fakeLog.suffix(2000))")
         #expect(motion?["posture"] as? String == "upright")
+        // bluetoothd announces the feature read's answer (0F 05 00) as a Value change as well: no indication.
+        #expect(!monitor.allLines.contains { $0.contains("not PMD's") }, "\(monitor.allLines.filter { $0.contains("notice") })")
         let state = try fake.measurementData()
         #expect(Self.streams(state) == ["acc"])
         // Indications on before the first write; the settings asked, then 50 Hz, 16 bit, 8 G.
@@ -51,6 +53,22 @@ import Testing
         let stopped = try fake.measurementData()
         #expect(Self.streams(stopped).isEmpty && stopped["stops"] as? Int == 1, "a strap left streaming drains its battery: \(stopped)")
         #expect(Self.writes(stopped).last == "03 02")
+    }
+
+    /// Found through the real bluetoothd in the VM test on a busy host: hrvmon read the start's
+    /// reply after its 10 s timeout, so it did not count the stream as running — and would have
+    /// left the strap streaming on exit.
+    @Test func aStartAnsweredTooLateIsStillStoppedOnExit() throws {
+        let fake = try FakeBluetooth(Self.config { $0.pmdStartReplyDelayMs = 12_000 })
+        defer { fake.stop() }
+        let monitor = try Self.monitor(fake)
+        let late = monitor.next(timeout: 30) { ($0["message"] as? String)?.contains("did not answer start accelerometer") == true }
+        #expect(late != nil, "\(monitor.allLines.suffix(10))")
+        #expect(Self.streams(try fake.measurementData()) == ["acc"])
+        monitor.signal(SIGINT)
+        #expect(monitor.waitForExit() == 0)
+        let stopped = try fake.measurementData()
+        #expect(Self.streams(stopped).isEmpty && Self.writes(stopped).last == "03 02", "a strap left streaming drains its battery: \(stopped)")
     }
 
     @Test func aReconnectStartsTheStreamAgain() throws {

@@ -25,7 +25,7 @@ import dbus.mainloop.glib
 import dbus.service
 from gi.repository import GLib
 
-from pmd_strap import PMD_CONTROL_POINT, PMD_DATA, PMD_SERVICE, PmdStrap
+from pmd_strap import FEATURES, PMD_CONTROL_POINT, PMD_DATA, PMD_SERVICE, PmdStrap
 
 PROPS = 'org.freedesktop.DBus.Properties'
 INTROSPECTABLE = 'org.freedesktop.DBus.Introspectable'
@@ -791,7 +791,7 @@ class CharModel:
         if self.uuid == '2a24':
             return d.model.encode()
         if self.uuid == PMD_CONTROL_POINT:
-            return bytes([0x0F, 0x05, 0x00])    # PMD features: ECG and ACC (polar-ble-sdk #281)
+            return FEATURES
         return b''
 
     # gatt-client.c characteristic_read_value / chrc_read_cb
@@ -1066,7 +1066,8 @@ class DeviceModel:
         self.name = cfg.get('name')
         self.services_cfg = [short_uuid(s) for s in cfg.get('services', ['180d', '180f'])]
         # Polar's Measurement Data service beside the heart-rate one (pmd_strap.py).
-        self.pmd = PmdStrap(self, int(cfg.get('pmd_start_delay_ms', 0)), log) if cfg.get('pmd') else None
+        self.pmd = PmdStrap(self, int(cfg.get('pmd_start_delay_ms', 0)), log, int(cfg.get('pmd_start_reply_delay_ms', 0))) \
+            if cfg.get('pmd') else None
         adv = cfg.get('advertised_uuids')
         if adv is None:
             adv = self.services_cfg[:1]

@@ -13,6 +13,8 @@ PMD_CONTROL_POINT = 'fb005c81-02e7-f387-1cad-8acd2d8df0c8'
 PMD_DATA = 'fb005c82-02e7-f387-1cad-8acd2d8df0c8'
 
 ECG, ACC = 0, 2
+# Reading the control point: 0F, then the types offered as a bitmask, ECG and ACC (polar-ble-sdk #281).
+FEATURES = bytes([0x0F, 0x05, 0x00])
 NAMES = {ECG: 'ecg', ACC: 'acc'}
 # Old spec: the H10's get-settings replies' parameters.
 SETTINGS = {
@@ -29,9 +31,10 @@ ALREADY_IN_STATE, INVALID_RESOLUTION, INVALID_RATE, INVALID_RANGE, INVALID_MTU =
 
 
 class PmdStrap:
-    def __init__(self, device, start_delay_ms, log):
+    def __init__(self, device, start_delay_ms, log, start_reply_delay_ms=0):
         self.device = device
         self.start_delay_ms = start_delay_ms
+        self.start_reply_delay_ms = start_reply_delay_ms
         self.log = log
         self.powered_at = time.monotonic()
         self.streams = {}           # type -> {'rate', 'timer', 'delay', 'sent', 'last_ns'}
@@ -61,7 +64,8 @@ class PmdStrap:
             # The strap indicates only when its CCC is on: the reply is lost.
             self.log('PMD: %s written with indications off; reply %s lost' % (data.hex(), reply.hex()))
             return
-        GLib.timeout_add(self.device.fake.att_delay_ms, self._indicate, reply)
+        late = self.start_reply_delay_ms if data[:1] == b'\x02' else 0
+        GLib.timeout_add(self.device.fake.att_delay_ms + late, self._indicate, reply)
 
     def _indicate(self, reply):
         c = self.chrc(PMD_CONTROL_POINT)
