@@ -107,11 +107,15 @@ public final class EventLoop {
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeoutMilliseconds())
             wakeUps += 1
             if ready < 0 && errno != EINTR { fatalError("poll failed: \(String(cString: strerror(errno)))") }
-            fireDueTimers()
-            guard ready > 0 else { continue }
-            for (source, descriptor) in zip(polled, descriptors) where descriptor.revents != 0 && !source.isCancelled {
-                source.handler(descriptor.revents)
+            // What has arrived is handled before the timers that were due by then: a reply read in
+            // this turn answers its request before the request's timeout can say it never came (on
+            // a starved machine both are ready at once).
+            if ready > 0 {
+                for (source, descriptor) in zip(polled, descriptors) where descriptor.revents != 0 && !source.isCancelled {
+                    source.handler(descriptor.revents)
+                }
             }
+            fireDueTimers()
         }
     }
 

@@ -17,6 +17,28 @@ import Testing
         #expect(fired == [1, 2, 3])
     }
 
+    /// A descriptor that is ready and a timer that is due in the same turn: the descriptor's
+    /// handler runs first, so a reply that has arrived is read before its timeout fires.
+    @Test func whatHasArrivedIsHandledBeforeADueTimer() throws {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        var byte: UInt8 = 1
+        #expect(write(ends[1], &byte, 1) == 1)
+        let loop = EventLoop()
+        var order: [String] = []
+        loop.watch(ends[0]) { _ in
+            _ = read(ends[0], &byte, 1)
+            order.append("descriptor")
+        }
+        loop.schedule(at: EventLoop.now() - 1) {
+            order.append("timer")
+            loop.stop()
+        }
+        loop.run()
+        #expect(order == ["descriptor", "timer"])
+    }
+
     /// Idle, the loop sleeps in poll without a timeout: one wake-up per event, none in between.
     @Test func sleepsUntilADescriptorIsReady() throws {
         var ends: [Int32] = [-1, -1]
