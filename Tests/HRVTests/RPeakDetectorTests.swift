@@ -1,0 +1,149 @@
+import Foundation
+import HRV
+import TestSupport
+import Testing
+
+/// R peaks in a 130 Hz chest ECG, checked against ECG nobody here wrote: NeuroKit2's ECGSYN with
+/// its known R peaks, distorted by NeuroKit2 (noise, baseline wander, motion artifacts), tall T
+/// waves, ventricular premature beats, and NeuroKit2's own detector on the same signals
+/// (ReferenceReaders/ecg_reference.py). A peak matches one within two samples (15 ms).
+@Suite struct RPeakDetectorTests {
+    struct Case {
+        let name: String
+        let signal: [Double]
+        let truth: [Int]
+        let neuroKit: [Int]
+
+        var samples: [ECGSample] { signal.enumerated().map { ECGSample(time: Self.time($0.offset), microvolts: $0.element) } }
+
+        static func time(_ index: Int) -> Double { 1000 + Double(index) / 130 }
+    }
+
+    struct Unavailable: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// NeuroKit2 is slow to start on a busy machine: its cases are made once for the suite.
+    static let cases: Result<[String: Case], Unavailable> = {
+        do {
+            let object = try ReferenceReader.neuroKitECG()
+            let list = object["cases"] as? [[String: Any]] ?? []
+            return .success(Dictionary(uniqueKeysWithValues: list.map { item in
+                let name = item["name"] as? String ?? ""
+                return (name, Case(
+                    name: name, signal: (item["signal"] as? [Int] ?? []).map(Double.init), truth: item["truth"] as? [Int] ?? [],
+                    neuroKit: item["neurokit"] as? [Int] ?? []))
+            }))
+        } catch {
+            return .failure(Unavailable(description: "\(error)"))
+        }
+    }()
+
+    static func reference(_ name: String) throws -> Case {
+        try #require(try cases.get()[name], "NeuroKit2 gave no case \(name)")
+    }
+
+    /// How many of `found` lie within `samples` of one of `expected` (each used once).
+    static func matches(_ found: [Double], _ expected: [Double], within samples: Double = 2) -> Int {
+        var used = Set<Int>()
+        var count = 0
+        for time in found {
+            let nearest = expected.indices.filter { !used.contains($0) }.min { abs(expected[$0] - time) < abs(expected[$1] - time) }
+            if let nearest, abs(expected[nearest] - time) <= samples / 130 + 1e-9 {
+                used.insert(nearest)
+                count += 1
+            }
+        }
+        return count
+    }
+
+    /// Sensitivity and positive predictivity of `found` against `expected`, in percent.
+    static func scores(_ found: [Double], _ expected: [Double]) -> (sensitivity: Double, ppv: Double) {
+        let matched = Double(matches(found, expected))
+        return (100 * matched / Double(expected.count), 100 * matched / Double(max(found.count, 1)))
+    }
+
+    static func expectFound(_ reference: Case, atLeast percent: Double = 99, neuroKit: Bool = true) {
+        let found = RPeakDetector.peaks(in: reference.samples).map(\.time)
+        let truth = reference.truth.map(Case.time)
+        let score = scores(found, truth)
+        #expect(score.sensitivity >= percent && score.ppv >= percent, "\(reference.name): \(score) of \(truth.count) beats, \(found.count) found")
+        guard neuroKit else { return }
+        let theirs = scores(found, reference.neuroKit.map(Case.time))
+        #expect(theirs.sensitivity >= percent && theirs.ppv >= percent, "\(reference.name) against NeuroKit2's ecg_peaks: \(theirs)")
+    }
+
+    @Test(arguments: ["rate50", "rate70", "rate100", "rate150"])
+    func findsTheKnownPeaksAtEveryHeartRate(_ name: String) throws {
+        Self.expectFound(try Self.reference(name))
+    }
+
+    /// T waves as tall as the R wave, a baseline wandering by a millivolt, premature ventricular
+    /// beats (wide, tall, then a pause): every beat once, nothing else.
+    @Test(arguments: ["tallT", "wander", "ectopic"])
+    func findsNothingButTheBeats(_ name: String) throws {
+        Self.expectFound(try Self.reference(name))
+    }
+
+    /// NeuroKit2's motion artifacts over stronger noise.
+    @Test func motionNoiseInventsNoBeats() throws {
+        Self.expectFound(try Self.reference("motion"), atLeast: 97, neuroKit: false)
+    }
+
+    /// A lead off: fifteen seconds flat, then with a few µV of noise, then the ECG again.
+    @Test func aFlatLineHasNoPeaks() throws {
+        let reference = try Self.reference("rate70")
+        var samples = reference.samples
+        var state: UInt32 = 1
+        for index in (40 * 130)..<(55 * 130) {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            samples[index].microvolts = index < 47 * 130 ? 0 : Double(state >> 28) - 8
+        }
+        let found = RPeakDetector.peaks(in: samples).map(\.time)
+        let inside = found.filter { (Case.time(40 * 130)...Case.time(55 * 130)).contains($0) }
+        #expect(inside.isEmpty, "peaks in the flat line at \(inside)")
+        let outside = reference.truth.filter { $0 < 40 * 130 - 26 || $0 > 55 * 130 + 26 }.map(Case.time)
+        #expect(Self.matches(found, outside) >= outside.count - 1, "\(Self.matches(found, outside)) of \(outside.count) beats around it")
+    }
+
+    /// Pieces of any size give the peaks the whole gives; a lost stretch (a gap in the times)
+    /// starts the filters afresh and invents nothing around it.
+    @Test func piecesAndGapsGiveTheSamePeaks() throws {
+        let samples = try Self.reference("rate100").samples
+        let whole = RPeakDetector.peaks(in: samples)
+        var detector = RPeakDetector()
+        var pieces: [RPeak] = []
+        var start = 0
+        for size in [1, 73, 5, 200, 73, 1000, 3].cycled(until: samples.count) {
+            let end = min(samples.count, start + size)
+            pieces += detector.append(samples[start..<end])
+            start = end
+            if start == samples.count { break }
+        }
+        pieces += detector.finish()
+        #expect(pieces == whole)
+
+        let gap = (60 * 130)..<(62 * 130)
+        var broken = samples
+        broken.removeSubrange(gap)
+        let found = RPeakDetector.peaks(in: broken).map(\.time)
+        let truth = try Self.reference("rate100").truth.filter { !gap.contains($0) }.map(Case.time)
+        let score = Self.scores(found, truth)
+        #expect(score.ppv >= 99.5 && score.sensitivity >= 98.5, "\(score)")
+    }
+}
+
+extension Array {
+    /// The elements over and over, until their sum reaches `total` (for sizes).
+    fileprivate func cycled(until total: Int) -> [Element] where Element == Int {
+        var out: [Int] = []
+        var sum = 0
+        while sum < total {
+            for size in self where sum < total {
+                out.append(size)
+                sum += size
+            }
+        }
+        return out
+    }
+}
