@@ -149,3 +149,20 @@ extension Array {
         return out
     }
 }
+
+/// The check as a session will run it: the strap's beats (here the ECG's true R peaks, each RR
+/// rounded to 1/1024 s as the strap sends it, arriving 0.3 s later) against the peaks found.
+@Suite struct RRAgreementOnECGTests {
+    @Test func theStrapsBeatsAgreeWithThePeaksFound() throws {
+        let reference = try RPeakDetectorTests.reference("rate70")
+        let times = reference.truth.map(RPeakDetectorTests.Case.time)
+        let beats = times.indices.dropFirst().map { index in
+            RRAgreement.Beat(time: times[index] + 0.3, milliseconds: 1000 * ((times[index] - times[index - 1]) * 1024).rounded() / 1024)
+        }
+        let agreement = RRAgreement(beats: beats, peaks: RPeakDetector.peaks(in: reference.samples))
+        #expect(abs(try #require(agreement.offset) - 0.3) < 0.004)
+        #expect(try #require(agreement.matchedPercent) >= 99 && agreement.peaksWithoutBeat == 0, "\(agreement)")
+        // The peaks found are on the truth's sample (7.7 ms apart): the RRs agree to the 1/1024 s rounding.
+        #expect(try #require(agreement.medianRRDifference) < 0.5 && agreement.rrDifference95! < 0.5, "\(agreement)")
+    }
+}
