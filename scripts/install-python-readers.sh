@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Python readers the export tests open hrvmon's research exports with (pyedflib,
-# MNE, pandas; numpy comes with them), and bids-validator, which checks the BIDS export is a valid
-# dataset — test tools, never something hrvmon runs. Safe to re-run: nothing is installed when
+# MNE, pandas; numpy comes with them), NeuroKit2, whose simulated ECG and R-peak detector the
+# R-peak tests check against (pinned: its ECGSYN and detector are the reference), and
+# bids-validator, which checks the BIDS export is a valid dataset — test tools, never something
+# hrvmon runs. Safe to re-run: nothing is installed when
 # they are there already. About 30 s on a machine that has none of them.
 set -euo pipefail
 
-export_readers=(pyedflib mne pandas)
+export_readers=(pyedflib mne pandas neurokit2==0.2.13)
 
 install_export_readers() {
-    if python3 -c "import pyedflib, mne, pandas" 2>/dev/null; then
+    if python3 -c "import pyedflib, mne, pandas, neurokit2, sys; sys.exit(neurokit2.__version__ != '${export_readers[3]#*==}')" 2>/dev/null; then
         return 0
     fi
     if ! python3 -m pip --version >/dev/null 2>&1; then

@@ -70,8 +70,13 @@ public final class StreamOutlet {
 
     /// One sample of a single float32 channel, taken at `timestamp` on LSL's clock.
     public func push(_ value: Float, at timestamp: Double) -> LSLFailure? {
-        var value = value
-        return check(library.pushFloat(outlet, &value, timestamp, 1))
+        push([value], at: timestamp)
+    }
+
+    /// One sample of float32 channels, a value for each, taken at `timestamp` on LSL's clock.
+    public func push(_ values: [Float], at timestamp: Double) -> LSLFailure? {
+        precondition(values.count == stream.channelCount, "a sample of \(stream.name) has \(stream.channelCount) channels, not \(values.count)")
+        return check(library.pushFloat(outlet, values, timestamp, 1))
     }
 
     /// One sample of a single string channel, taken at `timestamp` on LSL's clock.

@@ -2,11 +2,14 @@ import HeartRateProtocol
 import LabStreamingLayer
 import LivePipeline
 import Platform
+import PolarMeasurementData
 import SessionLog
 
 /// The session on the Lab Streaming Layer (`--lsl`): every received beat as one sample of the
 /// sensor's RR stream, stamped at the beat, and the session's markers (`SessionMarkers`). The
-/// streams open when the sensor is known, as its identity is in their info; pushing never blocks.
+/// streams open when the sensor is known, as its identity is in their info; the accelerometer's
+/// and ECG's when their first frame comes, each sample stamped by the strap's sample clock
+/// (`MeasurementDataTime`) laid on LSL's clock as the beats are. Pushing never blocks.
 public final class LSLPublisher: SessionOutput {
     /// How a session time (Unix seconds, the `t` of its lines) becomes an LSL timestamp.
     public enum Timestamps {
@@ -31,6 +34,10 @@ public final class LSLPublisher: SessionOutput {
     /// Markers before the streams could open (a note before the sensor was found), with their times.
     private var pending: [(text: String, time: Double)] = []
     private var announced = false
+    private var announcedMeasurementData = 0
+    private var measurementTime = MeasurementDataTime()
+    /// The last timestamp pushed on each Measurement Data stream: a later anchor never sends one back.
+    private var lastPushed: [PMDMeasurementType: Double] = [:]
     private var failed = false
     /// Told what the user should know, with the time of the event that led to it: the streams
     /// published (once), or that they cannot be opened or a push failed (once; the session goes on
@@ -51,6 +58,8 @@ public final class LSLPublisher: SessionOutput {
         case .sensor(.identity(let name, let address)):
             open(sensorName: name, address: address, at: time)
             announce(at: time)
+        case .link(let status) where status.state != .connected:
+            measurementTime.restart()
         case .live(.beat(let beat)):
             // The link reports the sensor before its first notification; this is only a safeguard.
             if streams == nil { open(sensorName: nil, address: "unknown", at: time) }
@@ -63,6 +72,38 @@ public final class LSLPublisher: SessionOutput {
         }
     }
 
+    /// The frame's samples on the stream of its type (opened with the first), each at its time.
+    public func measurementDataArrived(_ frame: PMDFrame, sampleRate: Double, at time: Double) {
+        guard let streams, !failed else { return }
+        let type = frame.measurementType
+        let values: [[Float]]
+        switch frame.samples {
+        case .acceleration(let samples) where !frame.isCompressed:
+            values = samples.map { [Float($0.x), Float($0.y), Float($0.z)] }
+        case .ecg(let samples):
+            values = samples.map { [Float($0)] }
+        default:
+            return  // delta frames are in the sensor's counts, not mg; the H10 sends none
+        }
+        let outlet: StreamOutlet
+        do {
+            guard let opened = try streams.outlet(for: type, rate: sampleRate) else { return }
+            if streams.measurementData.count > announcedMeasurementData {
+                announcedMeasurementData = streams.measurementData.count
+                onNotice("on the Lab Streaming Layer as \(opened.stream.name) too", time)
+            }
+            outlet = opened
+        } catch {
+            return fail("cannot publish the strap's \(type) on the Lab Streaming Layer: \(error)", at: time)
+        }
+        let times = measurementTime.sampleTimes(of: frame, sampleRate: sampleRate, arrivedAt: time)
+        for (sample, sampleTime) in zip(values, times) {
+            let stamp = max(timestamp(sampleTime), lastPushed[type].map { $0.nextUp } ?? -.infinity)
+            lastPushed[type] = stamp
+            if let failure = outlet.push(sample, at: stamp) { return report(failure, at: time) }
+        }
+    }
+
     /// The streams stay open after the session's end, until `close`.
     public func finish(_ summary: SessionSummary) {}
 
@@ -70,7 +111,7 @@ public final class LSLPublisher: SessionOutput {
     /// not sent yet (it drops that when an outlet closes); inlets then see the streams go. For the
     /// way out, when nothing waits on the event loop any more.
     public func close(grace: Double = 0.5) {
-        if let streams, streams.rr.hasInlet || streams.markers.hasInlet { MonotonicClock().sleep(until: grace) }
+        if let streams, ([streams.rr, streams.markers] + streams.measurementData.values).contains(where: \.hasInlet) { MonotonicClock().sleep(until: grace) }
         streams = nil
     }
 

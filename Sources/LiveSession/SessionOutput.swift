@@ -1,5 +1,6 @@
 import HeartRateProtocol
 import LivePipeline
+import PolarMeasurementData
 import SessionLog
 
 /// Where a running session's events go. Outputs are told every event in order, and the summary
@@ -10,8 +11,12 @@ public protocol SessionOutput: AnyObject {
     func finish(_ summary: SessionSummary)
     /// A notification that carried beats arrived at `time`; its events follow.
     func notificationArrived(_ measurement: HeartRateMeasurement, at time: Double)
+    /// A frame of the strap's Measurement Data (accelerometer or ECG) arrived at `time`, its
+    /// samples taken at `sampleRate` a second.
+    func measurementDataArrived(_ frame: PMDFrame, sampleRate: Double, at time: Double)
 }
 
 extension SessionOutput {
     public func notificationArrived(_ measurement: HeartRateMeasurement, at time: Double) {}
+    public func measurementDataArrived(_ frame: PMDFrame, sampleRate: Double, at time: Double) {}
 }

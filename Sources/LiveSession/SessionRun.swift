@@ -2,6 +2,7 @@ import HRV
 import HeartRateProtocol
 import LivePipeline
 import Platform
+import PolarMeasurementData
 import SelfReport
 import SessionLog
 
@@ -51,6 +52,14 @@ public final class SessionRun {
     public func observeDesk(_ change: DeskChange, at time: Double) {
         session.receive(desk: change.presence)
         report(.desk(change), at: time)
+    }
+
+    /// A frame of the strap's Measurement Data that came at `time`: to the outputs that take the
+    /// samples themselves (LSL), and an accelerometer's into motion.
+    public func receive(_ frame: PMDFrame, sampleRate: Double, at time: Double) {
+        for output in outputs { output.measurementDataArrived(frame, sampleRate: sampleRate, at: time) }
+        guard case .acceleration(let samples) = frame.samples else { return }
+        receive(acceleration: samples.lazy.map { SIMD3(Double($0.x), Double($0.y), Double($0.z)) }, sampleRate: sampleRate, at: time)
     }
 
     /// Accelerometer samples (mG; x, y, z with z through the strap's face) that came at `time`,

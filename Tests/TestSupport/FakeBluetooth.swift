@@ -300,6 +300,11 @@ public final class FakeBluetooth: @unchecked Sendable {
     /// The PMD strap's state: `streams` running, `writes` (each `hex` and whether `indications`
     /// were on), `starts`, `stops`, `frames` per stream.
     public func measurementData(_ device: String = FakeBluetooth.polar) throws -> [String: Any] { try run("pmd \(device) state") }
+    /// Every sample the PMD strap delivered, per stream ("acc", "ecg"): its time on the monotonic
+    /// clock (LSL's), then its values as the frame carried them.
+    public func measurementDataSent(_ device: String = FakeBluetooth.polar) throws -> [String: [[Double]]] {
+        try run("pmd \(device) sent").mapValues { ($0 as? [[Any]] ?? []).map { $0.map { ($0 as? NSNumber)?.doubleValue ?? .nan } } }
+    }
     /// What the strap's accelerometer feels: "still", "walking" or "lying".
     public func motion(_ kind: String, device: String = FakeBluetooth.polar) throws { try run("pmd \(device) motion \(kind)") }
     /// The strap stops a stream ("acc", "ecg") by itself and says so.

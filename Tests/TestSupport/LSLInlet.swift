@@ -26,6 +26,8 @@ public final class LSLInlet: @unchecked Sendable {
     public private(set) var infos: [String: [String: Any]] = [:]
     public private(set) var beats: [(milliseconds: Double, timestamp: Double)] = []
     public private(set) var markers: [(text: String, timestamp: Double)] = []
+    /// The Measurement Data streams' samples ("accelerometer", "ecg"), every channel.
+    public private(set) var measurementData: [String: [(values: [Double], timestamp: Double)]] = [:]
     public private(set) var ended = false
 
     /// What a process publishing to this inlet needs in its environment: the wheel's liblsl and
@@ -38,8 +40,8 @@ public final class LSLInlet: @unchecked Sendable {
 
     /// Starts resolving; `timeout` bounds the inlet's whole run. `address`: only that sensor's
     /// streams (one of several); `session`: on another inlet's LSL session, so one publisher
-    /// reaches both.
-    public init(timeout: Double = 60, address: String? = nil, session: LSLInlet? = nil) throws {
+    /// reaches both; `measurementData`: the accelerometer and ECG streams too.
+    public init(timeout: Double = 60, address: String? = nil, session: LSLInlet? = nil, measurementData: Bool = false) throws {
         guard FileManager.default.fileExists(atPath: Self.library) else {
             throw TestChild.Failure(description: "no pylsl at \(Self.pylsl): run scripts/install-deps.sh (it installs pylsl there with pip)")
         }
@@ -60,10 +62,15 @@ public final class LSLInlet: @unchecked Sendable {
         log = directory + "/inlet.log"
         let childEnvironment = ProcessInfo.processInfo.environment.merging(environment.merging(["PYTHONPATH": Self.pylsl]) { $1 }) { $1 }
         (process, _, reader) = try TestChild.spawn(
-            FakeBluetooth.python, [Self.script, "--timeout", String(timeout)] + (address.map { ["--address", $0] } ?? []), environment: childEnvironment, log: log)
+            FakeBluetooth.python, [Self.script, "--timeout", String(timeout)] + (address.map { ["--address", $0] } ?? []) + (measurementData ? ["--measurement-data"] : []), environment: childEnvironment, log: log)
     }
 
     public var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+    /// Reads until `stream` ("accelerometer", "ecg") has given `count` samples.
+    public func waitForMeasurementData(_ stream: String, count: Int, timeout: Double = 30) throws {
+        try read(timeout: timeout) { _ in self.measurementData[stream, default: []].count >= count }
+    }
 
     /// Reads until the inlet has opened both streams (after printing their infos).
     public func waitUntilReady(timeout: Double = 30) throws {
@@ -98,7 +105,9 @@ public final class LSLInlet: @unchecked Sendable {
                 infos[object["stream"] as? String ?? ""] = object
             case "sample":
                 let timestamp = object["timestamp"] as? Double ?? .nan
-                if object["stream"] as? String == "markers" {
+                if let values = object["values"] as? [Double] {
+                    measurementData[object["stream"] as? String ?? "", default: []].append((values, timestamp))
+                } else if object["stream"] as? String == "markers" {
                     markers.append((object["value"] as? String ?? "", timestamp))
                 } else {
                     beats.append((object["value"] as? Double ?? .nan, timestamp))

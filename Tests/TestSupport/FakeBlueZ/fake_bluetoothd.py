@@ -2057,18 +2057,20 @@ class Fake:
                                            for s, c in a.clients.items()]}
             return {'adapters': out}
         if cmd == 'pmd':
-            # pmd ADDRESS state | motion still|walking|lying | stop acc|ecg (the strap's own stop)
+            # pmd ADDRESS state | sent | motion still|walking|lying | stop acc|ecg (the strap's own stop)
             d = self.device_arg(args[0])
             if d.pmd is None:
                 raise KeyError('device %s has no PMD service' % args[0])
             if args[1:] == ['state']:
                 return d.pmd.state()
+            if args[1:] == ['sent']:
+                return d.pmd.sent_samples()
             if len(args) == 3 and args[1] == 'motion' and args[2] in ('still', 'walking', 'lying'):
                 d.pmd.motion = args[2]
                 return {}
             if len(args) == 3 and args[1] == 'stop' and args[2] in ('acc', 'ecg'):
                 return {'stopped': d.pmd.strap_stop(2 if args[2] == 'acc' else 0)}
-            raise ValueError('pmd ADDRESS state|motion still|walking|lying|stop acc|ecg')
+            raise ValueError('pmd ADDRESS state|sent|motion still|walking|lying|stop acc|ecg')
         if cmd == 'ping':
             return {}
         raise ValueError('unknown command %r' % cmd)

@@ -28,6 +28,8 @@ MINIMUM_MTU = 232
 POWER_UP_NS = 599616000000000000
 SUCCESS, INVALID_OP, INVALID_TYPE, INVALID_PARAMETER = 0, 1, 2, 5
 ALREADY_IN_STATE, INVALID_RESOLUTION, INVALID_RATE, INVALID_RANGE, INVALID_MTU = 6, 7, 8, 9, 10
+# Samples kept per stream for `pmd ADDRESS sent` (about 2.5 minutes of ECG).
+SENT_KEPT = 20000
 
 
 class PmdStrap:
@@ -43,6 +45,8 @@ class PmdStrap:
         self.writes = []
         self.starts = 0
         self.stops = 0
+        # Every sample delivered, per stream, for the tests: [monotonic time taken, values...].
+        self.sent = {ECG: [], ACC: []}
 
     def chrc(self, uuid):
         return self.device.chrc(uuid)
@@ -144,6 +148,8 @@ class PmdStrap:
             c = self.chrc(PMD_DATA)
             if c is not None:
                 c.deliver(frame)
+                if len(self.sent[kind]) < SENT_KEPT:
+                    self.sent[kind] += [[s['started'] + (first + i + 1) / rate] + list(v) for i, v in enumerate(samples)]
             s['frames'] += 1
         return True
 
@@ -178,6 +184,9 @@ class PmdStrap:
         # A stream ends with the link.
         for kind in list(self.streams):
             self.stop_stream(kind)
+
+    def sent_samples(self):
+        return {NAMES[k]: v for k, v in self.sent.items()}
 
     def state(self):
         return {'streams': sorted(NAMES[k] for k in self.streams),

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Receives hrvmon's two LSL streams with pylsl, the reference LSL client, as a consumer would.
+"""Receives hrvmon's LSL streams with pylsl, the reference LSL client, as a consumer would.
 
-Resolves the RR and the Markers stream (source ids hrvmon-rr-*, hrvmon-markers-*), prints each
-one's stream info as the inlet received it (desc included), opens both, prints {"event": "ready"},
-then every sample of either stream as it arrives, until both outlets are gone (the inlets do not
+Resolves the RR and the Markers stream (source ids hrvmon-rr-*, hrvmon-markers-*) and, with
+--measurement-data, the strap's Accelerometer and ECG streams too (hrvmon-accelerometer-*,
+hrvmon-ecg-*), prints each one's stream info as the inlet received it (desc included), opens
+them, prints {"event": "ready"}, then every sample of any stream as it arrives (RR and markers:
+"value"; the others: "values", every channel), until every outlet is gone (the inlets do not
 recover) or --timeout passes; then {"event": "end"}. One JSON object per line on stdout.
 
 LSLAPICFG should point at a configuration that keeps resolution on this machine and in a
@@ -62,12 +64,14 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--timeout", type=float, default=60, help="seconds to run at most")
     parser.add_argument("--address", default="", help="only the streams of the sensor with this address")
+    parser.add_argument("--measurement-data", action="store_true", help="the accelerometer and ECG streams too")
     arguments = parser.parse_args()
     deadline = time.monotonic() + arguments.timeout
 
     inlets = {}
-    for label, prefix in (("rr", "hrvmon-rr-" + arguments.address), ("markers", "hrvmon-markers-" + arguments.address)):
-        inlet = pylsl.StreamInlet(resolve(prefix, deadline), max_buflen=360, recover=False)
+    labels = ["rr", "markers"] + (["accelerometer", "ecg"] if arguments.measurement_data else [])
+    for label in labels:
+        inlet = pylsl.StreamInlet(resolve(f"hrvmon-{label}-{arguments.address}", deadline), max_buflen=360, recover=False)
         describe(label, inlet.info(timeout=10))
         inlet.open_stream(timeout=10)
         inlets[label] = inlet
@@ -82,11 +86,14 @@ def main():
                 del inlets[label]
                 continue
             for sample, timestamp in zip(samples, timestamps):
-                emit(event="sample", stream=label, value=sample[0], timestamp=timestamp)
+                if label in ("rr", "markers"):
+                    emit(event="sample", stream=label, value=sample[0], timestamp=timestamp)
+                else:
+                    emit(event="sample", stream=label, values=sample, timestamp=timestamp)
             received = received or bool(samples)
         if not received:
             time.sleep(0.005)
-    emit(event="end", lost=sorted({"rr", "markers"} - set(inlets)))
+    emit(event="end", lost=sorted(set(labels) - set(inlets)))
 
 
 if __name__ == "__main__":
