@@ -26,7 +26,7 @@ extension SessionRun {
     /// Opens the session file at `path`, or in the sessions directory when `path` is nil, and
     /// records to it under its id. A file that cannot be made is reported as a notice and the
     /// session runs without it, unless `log.on_error = stop`: then it throws.
-    func recordToFile(
+    public func recordToFile(
         at path: String?, header: SessionHeader, loop: EventLoop, stop: @escaping () -> Void
     ) throws(SessionFileRequired) -> SessionRecorder? {
         let settings = header.settings

@@ -25,14 +25,17 @@ public enum FileSystem {
         public var modified: Int64
         /// Last change of the contents or the inode, a `touch -d` of the mtime included (st_ctim).
         public var changed: Int64
+        /// The inode's number (st_ino): a file replaced by another under the same name has another.
+        public var inode: UInt64
 
-        public init(kind: Kind, owner: UInt32, permissions: UInt32, size: Int, modified: Int64 = 0, changed: Int64 = 0) {
+        public init(kind: Kind, owner: UInt32, permissions: UInt32, size: Int, modified: Int64 = 0, changed: Int64 = 0, inode: UInt64 = 0) {
             self.kind = kind
             self.owner = owner
             self.permissions = permissions
             self.size = size
             self.modified = modified
             self.changed = changed
+            self.inode = inode
         }
     }
 
@@ -60,7 +63,7 @@ public enum FileSystem {
         func nanoseconds(_ time: timespec) -> Int64 { Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec) }
         return Status(
             kind: kind, owner: info.st_uid, permissions: info.st_mode & 0o7777, size: Int(info.st_size),
-            modified: nanoseconds(info.st_mtim), changed: nanoseconds(info.st_ctim))
+            modified: nanoseconds(info.st_mtim), changed: nanoseconds(info.st_ctim), inode: UInt64(info.st_ino))
     }
 
     /// rename(2).

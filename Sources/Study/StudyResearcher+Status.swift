@@ -72,13 +72,13 @@ extension StudyResearcher {
         let statement = """
             SELECT p.pseudonym, \(utc("p.invited")), c.version, c.sha256, \(utc("c.accepted")),
                 array_to_string(c.categories, ','), coalesce(c.withdrawn, false),
-                (SELECT count(*) FROM hrvmon_study.sessions s WHERE s.participant = p.pseudonym),
-                (SELECT count(*) FROM hrvmon_study.beats b WHERE b.participant = p.pseudonym),
-                (SELECT \(utc("max(b.received)")) FROM hrvmon_study.beats b WHERE b.participant = p.pseudonym),
-                (SELECT coalesce(sum(s.recorded_beats), 0) FROM hrvmon_study.sessions s WHERE s.participant = p.pseudonym)
+                s.sessions, s.beats, \(utc("s.last_received")), s.recorded
             FROM hrvmon_study.participants p
             LEFT JOIN LATERAL (SELECT * FROM hrvmon_study.consents c WHERE c.participant = p.pseudonym
                 ORDER BY c.accepted DESC LIMIT 1) c ON true
+            CROSS JOIN LATERAL (SELECT count(*) AS sessions, coalesce(sum(s.beats_received), 0) AS beats,
+                max(s.last_received) AS last_received, coalesce(sum(s.recorded_beats), 0) AS recorded
+                FROM hrvmon_study.sessions s WHERE s.participant = p.pseudonym) s
             ORDER BY p.invited, p.pseudonym
             """
         var participants = try database.query(statement).rows.map { row in
@@ -101,23 +101,18 @@ extension StudyResearcher {
     /// any interval a strap can send (65535/1024 s).
     public static let gapMinimum = 300
 
-    /// Every gap of every session on the server (see `Gap`), in order of time per participant.
+    /// Every gap of every session on the server (see `Gap`), in order of time per participant:
+    /// those between two beats as the server keeps them (`beat_gaps`), and those at a session's
+    /// ends from its row; a row per session and per gap, none per beat.
     static func gapsStatement(_ utc: (String) -> String) -> String {
         """
-        WITH ordered AS (
-            SELECT participant, session, time, lag(time) OVER (PARTITION BY participant, session ORDER BY time) AS previous
-            FROM hrvmon_study.beats),
-        edges AS (
-            SELECT s.participant, s.session, s.started, s.recorded_until, min(b.time) AS first, max(b.time) AS last
-            FROM hrvmon_study.sessions s LEFT JOIN hrvmon_study.beats b ON b.participant = s.participant AND b.session = s.session
-            GROUP BY s.participant, s.session, s.started, s.recorded_until),
-        gaps AS (
-            SELECT participant, session, previous AS from_time, time AS to_time FROM ordered WHERE time - previous >= $1::double precision
+        WITH gaps AS (
+            SELECT participant, session, from_time, to_time FROM hrvmon_study.beat_gaps WHERE to_time - from_time >= $1::double precision
             UNION ALL
-            SELECT participant, session, started, coalesce(first, recorded_until) FROM edges
-            WHERE coalesce(first, recorded_until) - started >= $1::double precision
+            SELECT participant, session, started, coalesce(first_beat, recorded_until) FROM hrvmon_study.sessions
+            WHERE coalesce(first_beat, recorded_until) - started >= $1::double precision
             UNION ALL
-            SELECT participant, session, last, recorded_until FROM edges WHERE recorded_until - last >= $1::double precision)
+            SELECT participant, session, last_beat, recorded_until FROM hrvmon_study.sessions WHERE recorded_until - last_beat >= $1::double precision)
         SELECT participant, session, from_time, to_time, \(utc("to_timestamp(from_time)")), \(utc("to_timestamp(to_time)"))
         FROM gaps ORDER BY participant, from_time
         """

@@ -13,12 +13,15 @@ enum StudySchema {
     static let name = "hrvmon_study"
     /// The schema's format, in `study.format`, for a later hrvmon to migrate from. 2: the
     /// `checkins` category's tables (`selfReports`); 3: the `notes` and `events` categories'
-    /// tables and the study's `time_shift` (`notesEventsAndTimeShift`). `create` adds them to a study of an older format.
-    static let format = 3
+    /// tables and the study's `time_shift` (`notesEventsAndTimeShift`); 4: the beats counted per
+    /// session as they arrive, and the gaps between them (`beatsCountedPerSession`). `create` adds
+    /// them to a study of an older format.
+    static let format = 4
 
     /// What the formats after `format` added, for the study's participants' role `group`.
     static func upgrades(from format: Int, group: String) -> String {
-        [selfReports(group:), notesEventsAndTimeShift(group:)].dropFirst(format - 1).map { $0(group) }.joined(separator: "\n")
+        [selfReports(group:), notesEventsAndTimeShift(group:), beatsCountedPerSession(group:)].dropFirst(format - 1).map { $0(group) }
+            .joined(separator: "\n")
     }
 
     static func creation(group: String) -> String {

@@ -26,6 +26,9 @@ public struct StudySync {
         /// Notes and events the server stored now (categories notes, events).
         public var notesSent = 0
         public var eventsSent = 0
+        /// Session files that could not be read (what is wrong and where): nothing of them was
+        /// sent this time, and where to resume them is kept.
+        public var damaged: [String] = []
     }
 
     let membership: Membership
@@ -38,7 +41,11 @@ public struct StudySync {
     }
 
     /// Sends what the server lacks of `sessions` (paths, oldest first) and, with checkins, of the
-    /// diary; `progress` hears of each session sent.
+    /// diary; `progress` hears of each session sent. A file unchanged since it was sent whole (its
+    /// size, modification time and inode as they were, no category chosen since, and the server
+    /// still holding its beats) is not read again: a year of them is 3.7 GB to decompress. A file
+    /// that cannot be read is named in the report's `damaged` and left as it is, its resume point
+    /// with it; the others are sent.
     public func send(sessions: [String], progress: (String) -> Void) throws(StudyFailure) -> Report {
         var report = Report()
         let sendsBeats = membership.categories.contains("rr"), selfReports = StudySelfReports.Categories(membership.categories)
@@ -48,18 +55,24 @@ public struct StudySync {
         let received = sendsBeats ? try highWaterMarks() : [:]
         for path in sessions {
             let id = SessionStore.id(of: path)
+            let entry = sent.entries[id], mark = SentState.FileMark(path: path, categories: membership.categories)
+            if let entry, let mark, entry.file?.covers(mark) == true, !sendsBeats || (received[shift.session(id)] ?? -1) == entry.lastSequence {
+                continue
+            }
             // Its beats all sent; its check-ins, answers, notes and events are read again (`label`
             // appends to an ended session), only the lines without beats.
-            let beatsSent = !sendsBeats || (sent.entries[id]?.isComplete == true && received[shift.session(id)] == sent.entries[id]?.lastSequence)
+            let beatsSent = !sendsBeats || (entry?.isComplete == true && received[shift.session(id)] == entry?.lastSequence)
             if beatsSent && !selfReports.any { continue }
             let file: SessionFile
             do { file = try SessionFileReader.read(path: path, detail: beatsSent ? .overview : .beats) } catch {
-                progress("skipping \(error)")
+                report.damaged.append("\(error)")
                 continue
             }
-            guard file.header.start >= membership.acceptedTime else { continue }
-            if !beatsSent { try sendBeats(id, file, mark: received[shift.session(id)] ?? -1, report: &report, progress: progress) }
-            if selfReports.any { try send(StudySelfReports(id, file, selfReports), report: &report, progress: progress) }
+            if file.header.start >= membership.acceptedTime {
+                if !beatsSent { try sendBeats(id, file, mark: received[shift.session(id)] ?? -1, report: &report, progress: progress) }
+                if selfReports.any { try send(StudySelfReports(id, file, selfReports), report: &report, progress: progress) }
+            }
+            if let mark { try SentState.record(id, sentWhole: mark) }
         }
         if selfReports.checkIns {
             let diary: [SelfReportRecords.Entry]
@@ -120,69 +133,5 @@ public struct StudySync {
         var marks: [String: Int] = [:]
         for row in rows { if let id = row[0], let mark = row[1].flatMap({ Int($0) }) { marks[id] = mark } }
         return marks
-    }
-}
-
-/// What this machine knows it sent, per session: the last beat's sequence number and whether
-/// the session had ended then (`$XDG_DATA_HOME/hrvmon/study/sent`, lines `ID SEQ complete|open`).
-/// A cache for `show` and for not re-reading finished sessions; the server's rows decide.
-struct SentState {
-    struct Entry {
-        var lastSequence: Int
-        var isComplete: Bool
-    }
-
-    static var directory: String { DataDirectory.path + "/study" }
-    static var file: String { directory + "/sent" }
-
-    var entries: [String: Entry] = [:]
-
-    static func load() -> SentState {
-        var state = SentState()
-        guard let bytes = try? InputFile.read(file) else { return state }
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            guard fields.count == 3, let sequence = Int(fields[1]) else { continue }
-            state.entries[String(fields[0])] = Entry(lastSequence: sequence, isComplete: fields[2] == "complete")
-        }
-        return state
-    }
-
-    /// Records what was sent of session `id`.
-    static func record(_ id: String, lastSequence: Int, isComplete: Bool) throws(StudyFailure) {
-        try changing { state in
-            // A sender that is behind another (it read its mark earlier) does not take it back.
-            if let known = state.entries[id], known.lastSequence > lastSequence || (known.lastSequence == lastSequence && known.isComplete) { return }
-            state.entries[id] = Entry(lastSequence: lastSequence, isComplete: isComplete)
-        }
-    }
-
-    /// Forgets everything sent: the server's copy was erased.
-    static func forgetAll() throws(StudyFailure) {
-        try changing { $0.entries = [:] }
-    }
-
-    /// Reads, changes and writes the file under a lock: two processes sending at once (a `study
-    /// sync` and a `monitor`, or two syncs) each do, and without it one could write over the
-    /// other's line.
-    private static func changing(_ change: (inout SentState) -> Void) throws(StudyFailure) {
-        do {
-            // The lock's file is in the directory too.
-            try DataDirectory.makePrivateDirectory(directory)
-            try FileLock.holding(file + ".lock") {
-                var state = load()
-                change(&state)
-                try state.save()
-            }
-        } catch let failure as StudyFailure {
-            throw failure
-        } catch {
-            throw .file("\(file): \(error)")
-        }
-    }
-
-    private func save() throws(StudyFailure) {
-        let text = entries.keys.sorted().map { "\($0) \(entries[$0]!.lastSequence) \(entries[$0]!.isComplete ? "complete" : "open")\n" }.joined()
-        try Membership.store(text, at: Self.file, in: Self.directory)
     }
 }

@@ -17,8 +17,10 @@ struct Check: ParsableCommand {
             included), and their ln RMSSD and heart rate become the day's morning value in the resting \
             history (replacing an earlier check of the same local day, which is said). The verdict compares \
             the 7-day rolling mean of the daily values with their normal range, the mean +/- 1 SD of the 60 \
-            days before (given once 14 of them have a value), and says where today's value lies. Ctrl-C \
-            stops without keeping anything.
+            days before (given once 14 of them have a value), and says where today's value lies. The beats \
+            are kept as a session of their own in the sessions directory, as monitor keeps its sessions \
+            (`sessions` lists it, `analyze` replays it), and sent as they are recorded to a study you take \
+            part in. Ctrl-C stops without keeping a morning value.
             """)
 
     /// Seconds after lying down that are not measured.
@@ -48,10 +50,11 @@ struct Check: ParsableCommand {
         let history: BaselineHistory
         do { history = try DataDirectory.loadHistory() } catch { throw badInput(error) }
         let bus = try SystemBus()
-        let link = try sensor.link(on: bus, settings: settings).link
+        let (query, link) = try sensor.link(on: bus, settings: settings)
         let stop = { link.stop { bus.loop.stop() } }
 
         let start = WallClock.now()
+        let started = EventLoop.now()
         let text = format == .text
         var output = FileStream.standardOutput
         if text {
@@ -66,11 +69,13 @@ struct Check: ParsableCommand {
             MorningCheck(settleSeconds: Self.settleSeconds, measureSeconds: minutes * 60),
             output: text ? .standardOutput : .standardError, redraws: text && Terminal.isTerminal(.output))
         let run: SessionRun
-        do {
-            run = try SessionRun(checking: progress, settings: settings, baseline: DataDirectory.personalBaseline(settings, history: history))
-        } catch {
-            throw badInput(error)
-        }
+        let baseline = DataDirectory.personalBaseline(settings, history: history)
+        do { run = try SessionRun(checking: progress, settings: settings, baseline: baseline) } catch { throw badInput(error) }
+        // Its session file, as monitor's: the check's beats are a session like any other.
+        let header = SessionHeader(
+            start: start, source: "check", deviceAddress: query.isBluetoothAddress ? query.uppercased() : nil, baseline: baseline, settings: settings)
+        let recorder = try startingSession { try run.recordToFile(at: nil, header: header, loop: bus.loop, stop: stop) }
+        let sending = StudySending(recorder, loop: bus.loop)
         var completed = false
         progress.onComplete = {
             completed = true
@@ -84,16 +89,19 @@ struct Check: ParsableCommand {
         bus.onInterrupt = stop
         link.start()
         bus.run()
+        run.finish(at: WallClock.now(), seconds: EventLoop.now() - started)
+        recorder?.addToIndex()
+        sending.finish(toStandardError: !text)
 
         guard completed else {
-            FileStream.printError("hrvmon: the check stopped before its end; nothing kept")
+            FileStream.printError("hrvmon: the check stopped before its end; no morning value kept (its beats are in its session file)")
             throw ExitCode(1)
         }
         let maximumCorrected = settings.stress.maximumCorrectedShare * 100
         guard let result = progress.check.result, result.correctedPercent <= maximumCorrected else {
             let corrected = progress.check.result.map { "\(Formatting.fixed($0.correctedPercent, digits: 1)) % of the beats needed correction" }
                 ?? "too few beats"
-            FileStream.printError("hrvmon: this check is not reliable (\(corrected); at most \(Formatting.fixed(maximumCorrected, digits: 0)) % may); nothing kept. Moisten the strap's electrodes, keep still and try again.")
+            FileStream.printError("hrvmon: this check is not reliable (\(corrected); at most \(Formatting.fixed(maximumCorrected, digits: 0)) % may); no morning value kept. Moisten the strap's electrodes, keep still and try again.")
             throw ExitCode(1)
         }
 

@@ -57,6 +57,7 @@ struct Demo: ParsableCommand {
         guard speed > 0, speed <= 1000 else { throw ValidationError("--speed must be above 0 and at most 1000") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be more than 0 seconds") }
         if save, log != nil { throw ValidationError("--save keeps the session in the sessions directory and --log writes it to a file of yours: choose one") }
+        if let log { try SessionFileOptions.checkDirectory(of: log) }
         if let lslWait {
             guard lsl.lsl else { throw ValidationError("--lsl-wait goes with --lsl") }
             guard lslWait > 0, lslWait <= 600 else { throw ValidationError("--lsl-wait must be more than 0 and at most 600 seconds") }
@@ -120,7 +121,7 @@ struct Demo: ParsableCommand {
         }
         publisher?.close()
         host.sayWhereKept(unsaved: "not saved: run `hrvmon demo --save` to keep it", display: display.display)
-        host.addToIndex()
+        host.recorder?.addToIndex()
     }
 
     /// The demo strap's LSL streams, opened before the session's clock starts, and whether an inlet

@@ -59,7 +59,7 @@ struct Monitor: ParsableCommand {
         let prepare = { (host: LiveSessionHost, loop: EventLoop) in
             if isFirst, !noDesk { desk = DeskWatch(settings.desk, for: host.run, loop: loop, clock: WallClock.now) }
             isFirst = false
-            sending.append(StudySending(host, loop: loop))
+            sending.append(StudySending(host.recorder, loop: loop))
             guard let lslLibrary else { return }
             let publisher = LSLPublisher(library: lslLibrary, timestamps: .live)
             host.run.publishToLSL(publisher)
@@ -82,8 +82,8 @@ struct Monitor: ParsableCommand {
         for publisher in publishers { publisher.close() }
         for (host, sending) in zip(hosts, sending) {
             host.sayWhereKept(unsaved: "not saved (--no-log)", display: display.display)
-            host.addToIndex()
-            sending.finish(display: display.display)
+            host.recorder?.addToIndex()
+            sending.finish(toStandardError: display.display == .lines(.jsonl))
         }
         if hosts.contains(where: { $0.recorder?.failed == true }), settings.log.stopsOnError { throw ExitCode(1) }
         // The personal history is one person's: with several sensors, the first --device is the user's.

@@ -102,7 +102,7 @@ struct Resonance: ParsableCommand {
             settings: settings, baseline: baseline, display: display.display, record: !sessionFile.noLog, log: sessionFile.log,
             title: "resonance", duration: nil
         ) { host, loop, stop in
-            sending = StudySending(host, loop: loop)
+            sending = StudySending(host.recorder, loop: loop)
             holdExerciseKey(host)
             let run = steps(on: host.run, schedule)
             let onLoop = { (time: Double) in EventLoop.now() + (time - WallClock.now()) }
@@ -113,7 +113,7 @@ struct Resonance: ParsableCommand {
             }
             assessment = run
         }
-        sending?.finish(display: display.display)
+        sending?.finish(toStandardError: display.display == .lines(.jsonl))
         return (host, assessment!)
     }
 
@@ -149,7 +149,7 @@ struct Resonance: ParsableCommand {
             let time = min(clock.time, start + end)
             return (time, time - start)
         }
-        host.addToIndex()
+        host.recorder?.addToIndex()
         return (host, run)
     }
 

@@ -4,17 +4,17 @@ import Presentation
 import Study
 
 /// A live session sent to the study the user takes part in while it is recorded (`monitor`,
-/// `resonance`): `StudyUploader` on the session's loop, and at the end one line on what was
-/// sent. Without a study, or without a session file, it does nothing.
+/// `check`, `resonance`): `StudyUploader` on the session's loop, and at the end one line on what
+/// was sent. Without a study, or without a session file, it does nothing.
 final class StudySending {
     private let uploader: StudyUploader?
     /// Why the session is not sent as it is recorded (a damaged membership), said at the end.
     private let problem: String?
 
-    /// Starts sending `host`'s session file on `loop` (before the link starts).
-    init(_ host: LiveSessionHost, loop: EventLoop) {
+    /// Starts sending the session file `recorder` writes on `loop` (before the link starts).
+    init(_ recorder: SessionRecorder?, loop: EventLoop) {
         do {
-            uploader = try host.recorder.flatMap { recorder throws(StudyFailure) in try StudyUploader.forSession(at: recorder.path, loop: loop) }
+            uploader = try recorder.flatMap { recorder throws(StudyFailure) in try StudyUploader.forSession(at: recorder.path, loop: loop) }
             problem = nil
         } catch {
             uploader = nil
@@ -24,8 +24,8 @@ final class StudySending {
     }
 
     /// After the session ended: sends what is left if the server is there, then says (on stdout,
-    /// or stderr when stdout is JSON Lines) what was sent and what `study sync` will send.
-    func finish(display: SessionDisplay?) {
+    /// or on stderr when stdout is for programs) what was sent and what `study sync` will send.
+    func finish(toStandardError: Bool) {
         uploader?.finish()
         let line: String
         if let problem {
@@ -39,7 +39,7 @@ final class StudySending {
         } else {
             return
         }
-        guard display != .lines(.jsonl) else { return FileStream.printError(line) }
+        guard !toStandardError else { return FileStream.printError(line) }
         var output = FileStream.standardOutput
         for wrapped in Formatting.wrap(line: line, width: Terminal.outputColumns, hanging: 2) { output.write(wrapped + "\n") }
         output.flush()

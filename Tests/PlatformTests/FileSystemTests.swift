@@ -18,7 +18,8 @@ import Testing
         stream.close()
         let status = try #require(FileSystem.status(file))
         #expect(status == FileSystem.Status(
-            kind: .regular, owner: CurrentUser.id, permissions: 0o600, size: 5, modified: status.modified, changed: status.changed))
+            kind: .regular, owner: CurrentUser.id, permissions: 0o600, size: 5, modified: status.modified, changed: status.changed, inode: status.inode))
+        #expect(status.inode != 0)
         #expect(FileSystem.status(directory)?.kind == .directory)
         #expect(FileSystem.status(directory)?.permissions == 0o700)
         #expect(FileSystem.status(directory + "/missing") == nil)

@@ -68,4 +68,22 @@ import Testing
             #expect(result.status == 2 && result.stderr.contains(rule), "\(arguments): \(result.stderr)")
         }
     }
+
+    /// `--log PATH` in a directory that does not exist: every command that takes it exits 2 before
+    /// its session starts, saying which directory and what to do (it used to run, keeping no file).
+    @Test func aLogInADirectoryThatDoesNotExistIsBadInput() throws {
+        let commands = try Self.options().filter { $0.name == "log" }.map(\.command)
+        for expected in [["demo"], ["monitor"], ["resonance"]] { #expect(commands.contains(expected), "\(expected) not among \(commands)") }
+        let home = Hrvmon.freshHome()
+        let path = home + "/no-such-directory/session.jsonl"
+        for command in commands {
+            // --demo and a short --duration: a run that got past the check would finish, not wait for a strap.
+            let extra = command == ["resonance"] ? ["--demo"] : command == ["demo"] ? ["--speed", "1000", "--duration", "5"] : []
+            let result = try Hrvmon.run(command + extra + ["--log", path], environment: ["XDG_DATA_HOME": home + "/data"])
+            #expect(result.status == 2, "\(command): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("--log \(path): the directory \(home)/no-such-directory does not exist; create it first"), "\(command): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(command) started: \(result.stdout)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: home + "/no-such-directory"))
+    }
 }

@@ -174,13 +174,18 @@ import Testing
     }
 
     /// A path that cannot be created: warned, and the session runs without a file; `--no-log`
-    /// keeps none; an existing session file is never appended to.
+    /// keeps none; an existing session file is never appended to. (A directory that does not
+    /// exist is refused before the session starts: OptionParsingTests.)
     @Test func unwritableExistingAndNoLog() throws {
         let fake = try FakeBluetooth()
         defer { fake.stop() }
-        let unwritable = try MonitorCommandTests.monitor(fake, ["--log", "/nonexistent/session.jsonl"])
+        // A directory where the file should be: open(2) refuses it.
+        let directory = Hrvmon.freshHome()
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let unwritable = try MonitorCommandTests.monitor(fake, ["--log", directory])
         let notice = unwritable.next { $0["type"] as? String == "notice" }
-        #expect((notice?["message"] as? String)?.contains("/nonexistent/session.jsonl: No such file or directory") == true)
+        #expect((notice?["message"] as? String)?.contains("\(directory): Is a directory") == true)
         #expect(try MonitorCommandTests.waitForSubscriber(fake))
         unwritable.signal(SIGINT)
         #expect(unwritable.waitForExit() == 0)

@@ -38,21 +38,63 @@ import Testing
     /// A study set up by an earlier hrvmon (format 1: beats only; 2: check-ins too) gets the
     /// tables and the time-shift setting of format 3 when `create` runs again, with their grants
     /// and row-level security: its participants can then send notes and events.
+    /// What format 4 added (the beats counted per session, the gaps between them), taken away.
+    static let formatThree = """
+        DROP TRIGGER beats_added ON hrvmon_study.beats; DROP TRIGGER beats_removed ON hrvmon_study.beats;
+        DROP FUNCTION hrvmon_study.beats_added(), hrvmon_study.beats_removed(), hrvmon_study.find_gaps(name, text, integer, integer);
+        DROP TABLE hrvmon_study.beat_gaps;
+        ALTER TABLE hrvmon_study.sessions DROP COLUMN beats_received, DROP COLUMN first_beat, DROP COLUMN last_beat, DROP COLUMN last_received;
+        UPDATE hrvmon_study.study SET format = 3;
+        """
+
     @Test(arguments: [1, 2]) func createAgainMigratesAStudyOfAnOlderFormat(format: Int) throws {
         let study = try StudyFixture()
         #expect(try study.create(offering: "rr,checkins,notes,events").status == 0)
-        let older = (format == 1 ? "DROP TABLE hrvmon_study.checkins, hrvmon_study.episode_labels; " : "")
+        let older = Self.formatThree + (format == 1 ? "DROP TABLE hrvmon_study.checkins, hrvmon_study.episode_labels; " : "")
             + "DROP TABLE hrvmon_study.notes, hrvmon_study.events; ALTER TABLE hrvmon_study.study DROP COLUMN time_shift; "
             + "UPDATE hrvmon_study.study SET format = \(format)"
         #expect(try study.server.researcherSQL(study.database, older).status == 0)
         let participant = try #require(try study.joined(1, offering: "rr,checkins,notes,events").first)
-        #expect(try study.serverColumn("SELECT format::text || ' ' || time_shift::text FROM hrvmon_study.study") == ["3 false"])
+        #expect(try study.serverColumn("SELECT format::text || ' ' || time_shift::text FROM hrvmon_study.study") == ["4 false"])
         let secured = try study.serverColumn(
             "SELECT count(*) FROM pg_class WHERE relnamespace = 'hrvmon_study'::regnamespace AND relrowsecurity AND relname IN ('checkins', 'episode_labels', 'notes', 'events')")
         #expect(secured == ["4"])
         try StudyCheckInTests.reportAndSync(participant)
         #expect(try study.serverRows("checkins", of: participant) == 2 && study.serverRows("notes", of: participant) == 1)
         #expect(try study.serverRows("events", of: participant) == 3)
+    }
+
+    /// A study of format 3 holding beats: `create` again counts them per session once, with the
+    /// gap between them, and from then on the server counts beats as they arrive and go.
+    @Test func createAgainCountsTheBeatsOfAStudyOfFormat3() throws {
+        let study = try StudyFixture()
+        let participant = try #require(try study.joined(1, offering: "rr,notes", choosing: ["rr"]).first)
+        let session = try StudyGapTests.recordWithALinkLoss(participant)
+        #expect(try participant.run(["study", "sync"]).status == 0)
+        #expect(try study.server.researcherSQL(study.database, Self.formatThree).status == 0)
+        #expect(try study.create(offering: "rr,notes").status == 0)
+        #expect(try study.serverColumn("SELECT format FROM hrvmon_study.study") == ["4"])
+        var status = try StudyGapTests.status(study, participant)
+        // Counted as the beats the table holds.
+        var stored = try study.serverBeats(participant).rows
+        #expect(stored > 1000 && status["beats"] as? Int == stored && status["sessions"] as? Int == 1, "stored \(stored): \(status)")
+        var gaps = try #require(status["gaps"] as? [[String: Any]])
+        #expect(gaps.count == 1 && gaps.first?["session"] as? String == session, "\(gaps)")
+        #expect(StudyGapTests.gapSeconds(status).allSatisfy { $0 >= 1190 && $0 <= 1210 }, "\(gaps)")
+
+        // Sent after the upgrade: counted as they arrive.
+        try participant.record(minutes: 5)
+        #expect(try participant.run(["study", "sync"]).status == 0)
+        status = try StudyGapTests.status(study, participant)
+        stored = try study.serverBeats(participant).rows
+        #expect(status["beats"] as? Int == stored && status["beats_recorded"] as? Int == stored && status["sessions"] as? Int == 2, "stored \(stored): \(status)")
+        gaps = try #require(status["gaps"] as? [[String: Any]])
+        #expect(gaps.count == 1, "\(gaps)")
+        // Deleted (rr no longer sent): none counted.
+        let remove = try participant.run(["study", "categories", "--remove", "rr", "--add", "notes"])
+        #expect(remove.status == 0, "\(remove.stderr)")
+        status = try StudyGapTests.status(study, participant)
+        #expect(status["beats"] as? Int == 0 && status["sessions"] as? Int == 0 && StudyGapTests.gapSeconds(status).isEmpty, "\(status)")
     }
 
     @Test func aConnectionWithoutTLSOrToAServerOfAnotherCAIsRefused() throws {

@@ -74,6 +74,9 @@ import Testing
 /// batch has committed.
 @Suite(.serialized) struct StudyFaultTests {
     /// The researcher's psql kept open, with a transaction holding beat keys 1600–1700 of `session`.
+    /// Its insert fires no trigger (`session_replication_role = replica`, as a superuser may): the
+    /// one that counts beats per session would lock the session's row, and the participant's
+    /// first batch would wait on that instead of committing.
     final class HeldBatch {
         let process: Process
         let input: FileHandle
@@ -88,6 +91,7 @@ import Testing
             try TestChild.send(
                 """
                 INSERT INTO hrvmon_study.sessions (participant, session, started) VALUES (\(key), 0);
+                SET session_replication_role = replica;
                 BEGIN;
                 INSERT INTO hrvmon_study.beats (participant, session, seq, time, rr_ticks) SELECT \(key), s, 0, 0 FROM generate_series(1600, 1700) s;
 

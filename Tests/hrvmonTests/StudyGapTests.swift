@@ -17,13 +17,11 @@ import Testing
         (object["gaps"] as? [[String: Any]] ?? []).compactMap { $0["seconds"] as? Double }
     }
 
-    /// A session whose strap lost its link for 20 minutes (its packet lines of minutes 10–30 left
-    /// out, as a link loss leaves them out), another recorded in full: one gap of 20 minutes.
-    @Test func aLinkLossIsAGapAndAWholeSessionIsNone() throws {
-        let study = try StudyFixture()
-        let participant = try #require(try study.joined(1).first)
+    /// Records a session of 40 minutes whose strap lost its link in minutes 10–30 (its packet
+    /// lines left out, as a link loss leaves them out); its id.
+    static func recordWithALinkLoss(_ participant: StudyFixture.Participant) throws -> String {
         try participant.record(minutes: 40)
-        let session = try #require(participant.sessionIDs.first)
+        let session = try #require(participant.sessionIDs.last)
         let lines = try participant.sessionText(session).split(separator: "\n", omittingEmptySubsequences: false)
         let header = try #require(LiveProcess.parse(String(lines[0])))
         let start = try #require(header["t"] as? Double)
@@ -36,6 +34,15 @@ import Testing
         }
         #expect(kept.count < lines.count - 1000)
         try participant.replaceSession(session, with: kept.joined(separator: "\n"))
+        return session
+    }
+
+    /// A session whose strap lost its link for 20 minutes (its packet lines of minutes 10–30 left
+    /// out, as a link loss leaves them out), another recorded in full: one gap of 20 minutes.
+    @Test func aLinkLossIsAGapAndAWholeSessionIsNone() throws {
+        let study = try StudyFixture()
+        let participant = try #require(try study.joined(1).first)
+        let session = try Self.recordWithALinkLoss(participant)
         try participant.record(minutes: 5)
         #expect(try participant.run(["study", "sync"]).status == 0)
 

@@ -137,4 +137,45 @@ import Testing
         let noted = try StudyTimeShiftTests.localField(participant, id, type: "note")
         #expect(try study.serverColumn("SELECT text || '|' || time FROM hrvmon_study.notes") == ["stairs|\(noted + shift)"])
     }
+
+    /// `check` records its session as monitor does and sends it as it records: the beats on the
+    /// server before it ends, all of them once it has, none twice; `sessions` lists it, `analyze`
+    /// replays it.
+    @Test func aChecksBeatsArriveExactlyOnce() throws {
+        let fake = try FakeBluetooth()
+        defer { fake.stop() }
+        let study = try StudyFixture()
+        let participant = try #require(try study.joined(1).first)
+        try LiveProcess.fastLink.write(toFile: participant.home + "/config/hrvmon/config", atomically: true, encoding: .utf8)
+        let check = try LiveProcess(
+            ["check", "--device", FakeBluetooth.polar, "--minutes", "1", "--format", "json"],
+            environment: fake.environment.merging(participant.environment) { $1 }.merging(CheckCommandTests.environment) { $1 }, home: participant.home)
+        #expect(try MonitorCommandTests.waitForSubscriber(fake))
+        // The settling half minute first; its beats reach the server while the check goes on.
+        let ticks = CheckCommandTests.ticks
+        var elapsed = 0.0
+        let settling = Array(ticks.prefix { tick in
+            defer { elapsed += Double(tick) / 1024 }
+            return elapsed < 20
+        })
+        try CheckCommandTests.send(seconds: 20, to: fake, from: settling)
+        let deadline = Date().addingTimeInterval(120)
+        while try study.serverBeats(participant).rows == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.5) }
+        #expect(try study.serverBeats(participant).rows > 0 && check.process.isRunning, "\(check.stderr)")
+        try CheckCommandTests.send(seconds: 70, to: fake, from: Array(ticks.dropFirst(settling.count)))
+        #expect(check.waitForExit(timeout: 60) == 0, "\(check.stderr)")
+        #expect(check.stderr.contains("beats sent to the study as they were recorded"), "\(check.stderr)")
+        let sessions = try participant.run(["sessions", "--format", "json"])
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(sessions.stdout.utf8)) as? [[String: Any]])
+        #expect(listed.count == 1, "\(sessions.stdout)")
+        let local = try participant.localBeats()
+        let stored = try study.serverBeats(participant)
+        #expect(local > 60 && stored == (local, local), "server \(stored), local \(local)")
+        let sync = try participant.run(["study", "sync"])
+        #expect(sync.status == 0 && sync.stdout.contains("nothing to send"), "\(sync.stdout)")
+        #expect(try study.serverBeats(participant) == (local, local))
+        let id = try #require(participant.sessionIDs.first)
+        let analyze = try participant.run(["analyze", id, "--format", "json"])
+        #expect(analyze.status == 0, "\(analyze.stderr)")
+    }
 }

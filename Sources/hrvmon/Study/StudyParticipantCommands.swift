@@ -62,11 +62,19 @@ struct StudySyncCommand: ParsableCommand {
         }
         guard let sent else { return print("not taking part in a study: nothing to send") }
         let selfReports = sent.checkInsSent + sent.labelsSent + sent.notesSent + sent.eventsSent
-        if sent.beatsSent == 0 && selfReports == 0 { return print("nothing to send: the study has everything you chose to send") }
+        if sent.beatsSent == 0 && selfReports == 0 && sent.damaged.isEmpty { return print("nothing to send: the study has everything you chose to send") }
         if sent.beatsSent > 0 { print("sent \(sent.beatsSent) beats of \(sent.sessionsSent) sessions") }
         if sent.checkInsSent + sent.labelsSent > 0 { print("sent \(sent.checkInsSent) check-ins and \(sent.labelsSent) answers to \"Was that stress?\"") }
         if sent.notesSent > 0 { print("sent \(Formatting.count(sent.notesSent, "note"))") }
         if sent.eventsSent > 0 { print("sent \(Formatting.count(sent.eventsSent, "event"))") }
+        guard sent.damaged.isEmpty else {
+            for damaged in sent.damaged {
+                FileStream.printError(
+                    "hrvmon: study sync: \(damaged): nothing of this session was sent and where to resume it is kept; "
+                        + "repair the file or move it out of the sessions directory, then run `hrvmon study sync` again")
+            }
+            throw ExitCode.failure
+        }
     }
 }
 

@@ -3,13 +3,13 @@ import LiveSession
 import Platform
 import UserData
 
-extension LiveSessionHost {
+extension SessionRecorder {
     /// Adds the session just kept (its file closed with its summary) to the session index, so
     /// that the next `sessions` need not read it.
     func addToIndex() {
-        guard let recorder, !recorder.failed, recorder.path.hasPrefix(SessionStore.directory + "/"),
+        guard !failed, path.hasPrefix(SessionStore.directory + "/"),
             // Compressed as it closed, unless that failed: the form a listing will find.
-            let kept = SessionStore.forms(of: recorder.path).first(where: FileSystem.isRegularFile)
+            let kept = SessionStore.forms(of: path).first(where: FileSystem.isRegularFile)
         else { return }
         SessionIndex.user.add(kept)
     }
