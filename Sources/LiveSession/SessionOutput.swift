@@ -10,8 +10,12 @@ public protocol SessionOutput: AnyObject {
     func finish(_ summary: SessionSummary)
     /// A notification that carried beats arrived at `time`; its events follow.
     func notificationArrived(_ measurement: HeartRateMeasurement, at time: Double)
+    /// Samples of the strap's ECG (`--ecg`), placed on the session's clock: not an event, so the
+    /// outputs that print events are not flooded with 130 samples a second.
+    func ecgArrived(_ samples: ECGSamples)
 }
 
 extension SessionOutput {
     public func notificationArrived(_ measurement: HeartRateMeasurement, at time: Double) {}
+    public func ecgArrived(_ samples: ECGSamples) {}
 }

@@ -40,8 +40,12 @@ extension SessionRun {
                 }
                 receive(bytes, parsed: measurement, at: time)
             case .measurementData(let frame, let sampleRate):
-                guard case .acceleration(let samples) = frame.samples else { break }
-                receive(acceleration: samples.lazy.map { SIMD3(Double($0.x), Double($0.y), Double($0.z)) }, sampleRate: sampleRate, at: time)
+                switch frame.samples {
+                case .acceleration(let samples):
+                    receive(acceleration: samples.lazy.map { SIMD3(Double($0.x), Double($0.y), Double($0.z)) }, sampleRate: sampleRate, at: time)
+                case .ecg:
+                    receive(ecg: frame, sampleRate: sampleRate, at: time)
+                }
             case .gap:
                 breakContinuity(at: time)
             case .status(let status):

@@ -2,6 +2,7 @@ import HRV
 import HeartRateProtocol
 import LivePipeline
 import Platform
+import PolarMeasurementData
 import SelfReport
 import SessionLog
 
@@ -18,6 +19,8 @@ public final class SessionRun {
     private var stressStarts: [Double] = []
     /// The accelerometer's samples into seconds of motion, at the strap's rate.
     private var motion: MotionMeter?
+    /// The ECG's frames onto the session's clock.
+    private var ecg = ECGPlacement()
 
     public init(session: SessionPipeline, outputs: [SessionOutput]) {
         self.session = session
@@ -65,8 +68,18 @@ public final class SessionRun {
         }
     }
 
-    /// The beats before and after `time` are not neighbours.
+    /// An ECG frame (`--ecg`) from the strap's Measurement Data or the demo's simulated strap,
+    /// arriving at `time`: its samples, placed on the session's clock, go to the outputs that keep
+    /// them (the session file); a frame of another measurement is not the ECG's.
+    public func receive(ecg frame: PMDFrame, sampleRate: Double, at time: Double) {
+        guard case .ecg(let microvolts) = frame.samples else { return }
+        let samples = ecg.place(frame, microvolts: microvolts, sampleRate: sampleRate, arrivedAt: time)
+        for output in outputs { output.ecgArrived(samples) }
+    }
+
+    /// The beats before and after `time` are not neighbours (and the ECG starts anew).
     public func breakContinuity(at time: Double) {
+        ecg.reset()
         session.breakContinuity(at: time) { report(.live($0), at: time) }
     }
 
