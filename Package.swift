@@ -166,7 +166,7 @@ let package = Package(
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks", "TestSupport"]),
         // The commands end to end: the built binary run as a user runs it, against the fakes. It
         // depends on the executable so that `swift build --build-tests` builds it.
-        .testTarget(name: "hrvmonTests", dependencies: ["Simulation", "LiveSession", "hrvmon", "TestSupport"]),
+        .testTarget(name: "hrvmonTests", dependencies: ["Simulation", "SessionLog", "LiveSession", "hrvmon", "TestSupport"]),
         // The module graph: Package.swift, docs/ARCHITECTURE.md and the sources' imports agree.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
     ]
