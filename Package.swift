@@ -162,11 +162,11 @@ let package = Package(
         .testTarget(name: "DoctorTests", dependencies: ["Platform", "DBus", "BlueZ", "BluetoothHCI", "Doctor"]),
         .testTarget(
             name: "LiveSessionTests",
-            dependencies: ["HeartRateProtocol", "HRV", "Simulation", "Settings", "LivePipeline", "SessionLog", "LiveSession", "TestSupport"]),
+            dependencies: ["HeartRateProtocol", "HRV", "PolarMeasurementData", "Simulation", "Settings", "LivePipeline", "SessionLog", "LiveSession", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzChecks", "TestSupport"]),
         // The commands end to end: the built binary run as a user runs it, against the fakes. It
         // depends on the executable so that `swift build --build-tests` builds it.
-        .testTarget(name: "hrvmonTests", dependencies: ["Simulation", "LiveSession", "hrvmon", "TestSupport"]),
+        .testTarget(name: "hrvmonTests", dependencies: ["Simulation", "SessionLog", "LiveSession", "hrvmon", "TestSupport"]),
         // The module graph: Package.swift, docs/ARCHITECTURE.md and the sources' imports agree.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
     ]

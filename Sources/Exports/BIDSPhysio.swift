@@ -10,6 +10,9 @@ import SessionLog
 /// - `*_events.tsv`: every received beat (`rr`) and every corrected beat (`nn`) exactly, and the
 ///   gaps, notes, stress and activity episodes, exercises and suggestions; `*_events.json`
 ///   describes its columns;
+/// - with an ECG recorded (`--ecg`), `*_recording-ecg_physio.tsv.gz` and `.json`: its own
+///   recording, one column `cardiac` in µV at 130 Hz (`ECGGrid`), `StartTime` its first sample's
+///   grid point in seconds after time zero, `n/a` where no sample is;
 /// - `sub-*_ses-*_scans.tsv`: the local start date and time of time zero (`acq_time`);
 /// - and at the dataset's root, `dataset_description.json` (`datasetDescription`).
 public enum BIDSPhysio {
@@ -39,14 +42,42 @@ public enum BIDSPhysio {
         let directory = "sub-\(subject)/ses-\(session)/"
         let stem = "sub-\(subject)_ses-\(session)_task-\(task)"
         let physio = "beh/\(stem)_physio.tsv.gz"
-        return [
+        var files = [
             File(path: directory + physio, bytes: StoredGzip.encode(Array(physioTable(timeline).utf8))),
             File(path: directory + "beh/\(stem)_physio.json", bytes: Array(physioSidecar(timeline).utf8)),
             File(path: directory + "beh/\(stem)_events.tsv", bytes: Array(eventsTable(timeline).utf8)),
             File(path: directory + "beh/\(stem)_events.json", bytes: Array(eventsSidecar().utf8)),
-            File(path: directory + "sub-\(subject)_ses-\(session)_scans.tsv",
-                 bytes: Array("filename\tacq_time\n\(physio)\t\(timeline.localZero.iso)\n".utf8)),
         ]
+        var scans = "filename\tacq_time\n\(physio)\t\(timeline.localZero.iso)\n"
+        if let ecg = ECGGrid(timeline) {
+            let recording = "beh/\(stem)_recording-ecg_physio"
+            files.append(File(path: directory + recording + ".tsv.gz", bytes: StoredGzip.encode(Array(ecgTable(ecg).utf8))))
+            files.append(File(path: directory + recording + ".json", bytes: Array(ecgSidecar(ecg, timeline).utf8)))
+            scans += "\(recording).tsv.gz\t\(timeline.localZero.iso)\n"
+        }
+        files.append(File(path: directory + "sub-\(subject)_ses-\(session)_scans.tsv", bytes: Array(scans.utf8)))
+        return files
+    }
+
+    static func ecgTable(_ ecg: ECGGrid) -> String {
+        var text = ""
+        text.reserveCapacity(ecg.values.count * 5)
+        for value in ecg.values { text += (value.map { String($0) } ?? "n/a") + "\n" }
+        return text
+    }
+
+    /// `StartTime`: seconds from time zero (the events' and the other recording's) to the first row.
+    static func ecgSidecar(_ ecg: ECGGrid, _ timeline: ExportTimeline) -> String {
+        var json = JSONObject()
+        json.add("SamplingFrequency", ECGGrid.rate)
+        json.addRaw("StartTime", ExportNumber.text(Double(ecg.first) / Double(ECGGrid.rate)))
+        json.addStrings("Columns", ["cardiac"])
+        json.add("cardiac", column(
+            "The strap's single-lead chest ECG as it sent it, each row the sample nearest its time on the \(ECGGrid.rate) Hz grid; n/a where none was recorded",
+            units: "uV"))
+        json.add("ManufacturersModelName", timeline.header.deviceName)
+        json.add("SoftwareVersions", timeline.header.program)
+        return json.serialized + "\n"
     }
 
     /// The BIDS version these files follow.

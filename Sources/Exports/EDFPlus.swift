@@ -1,7 +1,8 @@
 /// A session as an EDF+C file (edfplus.info): the received and the corrected intervals as two
 /// signals sampled by `Tachogram` at 4 Hz, and an "EDF Annotations" signal with every beat
 /// exactly — `RR <ms>` for each received beat, `NN <ms> <class>` for each corrected one — and
-/// the gaps, notes, stress and activity episodes, exercises and suggestions, with durations.
+/// the gaps, notes, stress and activity episodes, exercises and suggestions, with durations;
+/// with an ECG recorded (`--ecg`), an "ECG" signal of it in µV at 130 Hz (`ECGGrid`) beside them.
 public enum EDFPlus {
     /// Seconds per data record.
     static let recordSeconds = 1
@@ -12,6 +13,10 @@ public enum EDFPlus {
     static let digitalMaximum = 32_000
     static let physicalMaximum = "3906.25"
     static let unitsPerMillisecond = 8 * 1.024
+    /// The ECG's scale: one digital unit is 1 µV, what the strap sends, so its samples are exact;
+    /// ±32.767 mV holds any ECG (the H10's R waves are ~1–2 mV), and beyond it a sample is
+    /// clipped. 0 where no sample is (before the ECG starts, in a gap of the link).
+    static let ecgLimit = 32_767
     /// Annotation texts longer than this (a long note) are cut, at a character boundary, so one
     /// note does not widen every data record; the session file and the BIDS events keep it whole.
     static let longestText = 160
@@ -22,12 +27,18 @@ public enum EDFPlus {
         let correctedSamples = Tachogram.corrected(timeline)
         let annotations = annotationRecords(timeline, records: records)
         let annotationBytes = (annotations.map(\.count).max()! + 1) & ~1
-        var file = header(timeline, records: records, annotationSamples: annotationBytes / 2)
+        let ecg = ECGGrid(timeline)
+        var file = header(timeline, records: records, annotationSamples: annotationBytes / 2, ecg: ecg != nil)
         let perRecord = Tachogram.rate * recordSeconds
         for record in 0..<records {
             let samples = record * perRecord..<(record + 1) * perRecord
             for index in samples { appendSample(rawSamples[index].map { timeline.raw[$0].interval.milliseconds }, to: &file) }
             for index in samples { appendSample(correctedSamples[index].map { timeline.corrected[$0].beat.milliseconds }, to: &file) }
+            if let ecg {
+                for point in record * ECGGrid.rate * recordSeconds..<(record + 1) * ECGGrid.rate * recordSeconds {
+                    appendDigital(Int(min(max(ecg.value(at: point) ?? 0, Int32(-ecgLimit)), Int32(ecgLimit))), to: &file)
+                }
+            }
             file += annotations[record] + [UInt8](repeating: 0, count: annotationBytes - annotations[record].count)
         }
         return file
@@ -81,14 +92,18 @@ public enum EDFPlus {
     }
 
     private static func appendSample(_ milliseconds: Double?, to file: inout [UInt8]) {
-        let units = milliseconds.map { Int(min(Double(digitalMaximum), max(0, ($0 * unitsPerMillisecond).rounded()))) } ?? 0
-        file.append(UInt8(units & 0xFF))
-        file.append(UInt8(units >> 8 & 0xFF))
+        appendDigital(milliseconds.map { Int(min(Double(digitalMaximum), max(0, ($0 * unitsPerMillisecond).rounded()))) } ?? 0, to: &file)
+    }
+
+    /// A 16-bit two's complement sample, little-endian.
+    private static func appendDigital(_ units: Int, to file: inout [UInt8]) {
+        file.append(UInt8(truncatingIfNeeded: units))
+        file.append(UInt8(truncatingIfNeeded: units >> 8))
     }
 
     // MARK: The header
 
-    static func header(_ timeline: ExportTimeline, records: Int, annotationSamples: Int) -> [UInt8] {
+    static func header(_ timeline: ExportTimeline, records: Int, annotationSamples: Int, ecg: Bool = false) -> [UInt8] {
         let start = timeline.localZero
         let months = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
         let two = LocalTime.two
@@ -103,19 +118,24 @@ public enum EDFPlus {
         bytes += field(recording, 80)
         bytes += field("\(two(start.day.day)).\(two(start.day.month)).\(two(start.day.year % 100))", 8)
         bytes += field("\(two(start.hour)).\(two(start.minute)).\(two(start.second))", 8)
-        bytes += field(String(256 * 4), 8)
-        bytes += field("EDF+C", 44)
-        bytes += field(String(records), 8)
-        bytes += field(String(recordSeconds), 8)
-        bytes += field("3", 4)
         let perRecord = String(Tachogram.rate * recordSeconds)
         let prefiltering = "none; held from beat to beat, \(Tachogram.rate) Hz"
+        let limit = String(ecgLimit), negative = String(-ecgLimit)
         let signals: [[String]] = [
             // label, transducer, physical dimension, physical min/max, digital min/max, prefiltering, samples per record
             ["RR", device, "ms", "0", physicalMaximum, "0", String(digitalMaximum), prefiltering, perRecord],
             ["NN", "hrvmon artifact correction", "ms", "0", physicalMaximum, "0", String(digitalMaximum), prefiltering, perRecord],
+        ] + (ecg ? [[
+            "ECG", device + " chest electrodes", "uV", negative, limit, negative, limit, "the strap's own; nearest sample at \(ECGGrid.rate) Hz",
+            String(ECGGrid.rate * recordSeconds),
+        ]] : []) + [
             ["EDF Annotations", "", "", "-1", "1", "-32768", "32767", "", String(annotationSamples)],
         ]
+        bytes += field(String(256 * (signals.count + 1)), 8)
+        bytes += field("EDF+C", 44)
+        bytes += field(String(records), 8)
+        bytes += field(String(recordSeconds), 8)
+        bytes += field(String(signals.count), 4)
         let widths = [16, 80, 8, 8, 8, 8, 8, 80, 8]
         for (column, width) in widths.enumerated() {
             for signal in signals { bytes += field(signal[column], width) }

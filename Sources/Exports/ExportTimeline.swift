@@ -48,6 +48,8 @@ public struct ExportTimeline: Sendable {
     public private(set) var raw: [RawBeat] = []
     public private(set) var corrected: [CorrectedBeat] = []
     public private(set) var events: [Event] = []
+    /// The strap's ECG as the session file keeps it (`--ecg`; `ECGGrid` puts it on this axis).
+    public let ecg: [ECGSamples]
     /// Where each stretch between gaps starts: its position in RR seconds (the session file's
     /// `s`, `start_s`, `session_s`) and on this axis.
     private var stretches: [(rrSeconds: Double, onset: Double)] = []
@@ -80,6 +82,7 @@ public struct ExportTimeline: Sendable {
     public init(_ file: SessionFile) throws(Refusal) {
         guard let first = file.beats.first else { throw .noBeats }
         header = file.header
+        ecg = file.ecg
         zero = (first.time - RRInterval(ticks: first.ticks).seconds).rounded(.down)
         // 0001-01-01 to 9999-12-31: what EDF and BIDS can date.
         guard (-62_135_596_800.0..<253_402_300_800).contains(zero) else { throw .notADate(zero) }

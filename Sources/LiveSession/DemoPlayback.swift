@@ -34,6 +34,8 @@ public struct DemoPlayback {
             run.receive(bytes, at: time)
         case .acceleration(let second, let accelerometer):
             run.receive(acceleration: accelerometer.samples(second: second), sampleRate: accelerometer.sampleRate, at: time)
+        case .ecg(let frame, let electrocardiogram):
+            run.receive(ecg: DemoTimeline.ecgFrame(frame, of: electrocardiogram), sampleRate: SimulatedECG.sampleRate, at: time)
         case .segment(let segment):
             run.report(.notice(Self.describe(segment)), at: time)
         case .startExercise where !run.session.isExercising:

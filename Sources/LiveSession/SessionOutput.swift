@@ -14,9 +14,13 @@ public protocol SessionOutput: AnyObject {
     /// A frame of the strap's Measurement Data (accelerometer or ECG) arrived at `time`, its
     /// samples taken at `sampleRate` a second.
     func measurementDataArrived(_ frame: PMDFrame, sampleRate: Double, at time: Double)
+    /// Samples of the strap's ECG (`--ecg`), placed on the session's clock: not an event, so the
+    /// outputs that print events are not flooded with 130 samples a second.
+    func ecgArrived(_ samples: ECGSamples)
 }
 
 extension SessionOutput {
     public func notificationArrived(_ measurement: HeartRateMeasurement, at time: Double) {}
     public func measurementDataArrived(_ frame: PMDFrame, sampleRate: Double, at time: Double) {}
+    public func ecgArrived(_ samples: ECGSamples) {}
 }

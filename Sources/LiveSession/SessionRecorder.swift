@@ -70,6 +70,13 @@ public final class SessionRecorder: SessionOutput {
         append(lines.packet(measurement, at: time))
     }
 
+    /// The ECG's lines, written every two seconds of samples.
+    public func ecgArrived(_ samples: ECGSamples) {
+        let text = lines.ecg(samples)
+        guard !text.isEmpty else { return }
+        if headerWritten { append(text) } else { pending.append(text) }
+    }
+
     public func finish(_ summary: SessionSummary) {
         if !headerWritten { writeHeader() }
         append(lines.finish() + SessionRecords.summary(summary).serialized + "\n")

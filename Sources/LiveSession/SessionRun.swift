@@ -19,6 +19,8 @@ public final class SessionRun {
     private var stressStarts: [Double] = []
     /// The accelerometer's samples into seconds of motion, at the strap's rate.
     private var motion: MotionMeter?
+    /// The ECG's frames onto the session's clock.
+    private var ecg = ECGPlacement()
 
     public init(session: SessionPipeline, outputs: [SessionOutput]) {
         self.session = session
@@ -55,11 +57,15 @@ public final class SessionRun {
     }
 
     /// A frame of the strap's Measurement Data that came at `time`: to the outputs that take the
-    /// samples themselves (LSL), and an accelerometer's into motion.
+    /// samples themselves (LSL), an accelerometer's into motion, an ECG's to the session file.
     public func receive(_ frame: PMDFrame, sampleRate: Double, at time: Double) {
         for output in outputs { output.measurementDataArrived(frame, sampleRate: sampleRate, at: time) }
-        guard case .acceleration(let samples) = frame.samples else { return }
-        receive(acceleration: samples.lazy.map { SIMD3(Double($0.x), Double($0.y), Double($0.z)) }, sampleRate: sampleRate, at: time)
+        switch frame.samples {
+        case .acceleration(let samples):
+            receive(acceleration: samples.lazy.map { SIMD3(Double($0.x), Double($0.y), Double($0.z)) }, sampleRate: sampleRate, at: time)
+        case .ecg:
+            receive(ecg: frame, sampleRate: sampleRate, at: time)
+        }
     }
 
     /// Accelerometer samples (mG; x, y, z with z through the strap's face) that came at `time`,
@@ -74,8 +80,18 @@ public final class SessionRun {
         }
     }
 
-    /// The beats before and after `time` are not neighbours.
+    /// An ECG frame (`--ecg`) from the strap's Measurement Data or the demo's simulated strap,
+    /// arriving at `time`: its samples, placed on the session's clock, go to the outputs that keep
+    /// them (the session file); a frame of another measurement is not the ECG's.
+    public func receive(ecg frame: PMDFrame, sampleRate: Double, at time: Double) {
+        guard case .ecg(let microvolts) = frame.samples else { return }
+        let samples = ecg.place(frame, microvolts: microvolts, sampleRate: sampleRate, arrivedAt: time)
+        for output in outputs { output.ecgArrived(samples) }
+    }
+
+    /// The beats before and after `time` are not neighbours (and the ECG starts anew).
     public func breakContinuity(at time: Double) {
+        ecg.reset()
         session.breakContinuity(at: time) { report(.live($0), at: time) }
     }
 

@@ -149,6 +149,9 @@ public struct SessionFile: Sendable {
     public var resonanceSteps: [ResonanceStepMark] = []
     /// The accelerometer's seconds, when the strap had one (Polar Measurement Data).
     public var motion: [Motion] = []
+    /// The strap's ECG, when it was recorded (`--ecg`): a run of samples per `ecg` line, in the
+    /// order written (oldest first; runs that follow on from each other are not joined).
+    public var ecg: [ECGSamples] = []
     public var summary: Summary?
     /// The line that was cut short by a crash or power loss, if the file ends with one.
     public var tornLine: Int?

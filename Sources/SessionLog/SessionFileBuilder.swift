@@ -135,6 +135,8 @@ struct SessionFileBuilder {
             try addMotion([(motion, stepsSince: 0)])
         case MotionSecondsLine.type:
             try addMotion(try MotionSecondsLine.seconds(fields))
+        case ECGLine.type:
+            file!.ecg.append(try ECGLine.samples(fields))
         case "notice", "session":
             break
         default:

@@ -6,8 +6,8 @@ import LivePipeline
 /// written when it arrives, before the pipeline has made anything of it) instead of an `rr` line
 /// per beat; no `nn` lines (the corrected timeline is replayed from the packets); a `metrics` line
 /// every `metricsStep` seconds of session time; the accelerometer's seconds twenty to a
-/// `motion_seconds` line (`MotionSecondsLine`); every other event's line as `--format jsonl`
-/// prints it. The recorder feeds it a session's events; `SessionFileCompaction` a version 1 file's.
+/// `motion_seconds` line (`MotionSecondsLine`); the ECG (`--ecg`) in `ecg` lines of two seconds
+/// (`ECGLine`); every other event's line as `--format jsonl` prints it. The recorder feeds it a session's events; `SessionFileCompaction` a version 1 file's.
 public struct SessionFileLines {
     /// Seconds of session time between `metrics` lines: enough for a chart at screen resolution
     /// (8,640 lines a day); docs/development/benchmarks.md has the sizes measured.
@@ -20,6 +20,8 @@ public struct SessionFileLines {
     private var stepsWritten = 0
     /// The motion seconds not written yet.
     private var motion: [MotionSecondsLine.Second] = []
+    /// The ECG samples not written yet.
+    private var ecg = ECGLineBuffer()
 
     public init() {}
 
@@ -52,9 +54,15 @@ public struct SessionFileLines {
         return due + own
     }
 
-    /// The motion seconds still waiting, as a line ("" for none): before the summary.
+    /// The lines due with the ECG samples `run` ("" for none): a line each two seconds, and the
+    /// samples waiting when a run does not follow on from them.
+    public mutating func ecg(_ run: ECGSamples) -> String {
+        ecg.add(run)
+    }
+
+    /// The motion seconds and ECG samples still waiting, as lines ("" for none): before the summary.
     public mutating func finish() -> String {
-        takeMotion()
+        takeMotion() + ecg.take()
     }
 
     /// Whether the `metrics` line at `sessionSeconds` is kept: the first of each step.

@@ -10,9 +10,9 @@ public enum SessionFileReader {
     /// 2: `packet` lines instead of `rr`, no `nn`, metrics every 10 s (`SessionFileLines`).
     public static let newestVersion = 2
 
-    /// How much to read: everything; all but the corrected beats and metrics (pages that chart
-    /// the received beats only); for listings, all but the per-beat, per-packet and motion lines;
-    /// or those and the metrics lines (the detector's state over time), without the beats.
+    /// How much to read: everything; all but the corrected beats, metrics and ECG (pages that
+    /// chart the received beats only); for listings, all but the per-beat, per-packet, motion and
+    /// ECG lines; or those and the metrics lines (the detector's state over time), without the beats.
     public enum Detail: Sendable {
         case full, beats, overview, metrics
 
@@ -20,9 +20,9 @@ public enum SessionFileReader {
         var skipped: [[UInt8]] {
             switch self {
             case .full: []
-            case .beats: [#"{"type":"nn","#, #"{"type":"metrics","#].map { Array($0.utf8) }
-            case .overview: [#"{"type":"rr","#, #"{"type":"packet","#, #"{"type":"nn","#, #"{"type":"metrics","#, #"{"type":"motion"#].map { Array($0.utf8) }
-            case .metrics: [#"{"type":"rr","#, #"{"type":"packet","#, #"{"type":"nn","#, #"{"type":"motion"#].map { Array($0.utf8) }
+            case .beats: [#"{"type":"nn","#, #"{"type":"metrics","#, #"{"type":"ecg","#].map { Array($0.utf8) }
+            case .overview: [#"{"type":"rr","#, #"{"type":"packet","#, #"{"type":"nn","#, #"{"type":"metrics","#, #"{"type":"motion"#, #"{"type":"ecg","#].map { Array($0.utf8) }
+            case .metrics: [#"{"type":"rr","#, #"{"type":"packet","#, #"{"type":"nn","#, #"{"type":"motion"#, #"{"type":"ecg","#].map { Array($0.utf8) }
             }
         }
 

@@ -46,6 +46,9 @@ struct Demo: ParsableCommand {
     @Option(help: "Write the demo session to this file (a new or empty file; created 0600). Without it or --save nothing is kept.")
     var log: String?
 
+    @Flag(help: "Stream the simulated strap's ECG too (130 Hz), as monitor --ecg does: kept in the session file with --save or --log.")
+    var ecg = false
+
     @OptionGroup var lsl: LSLOptions
 
     @Option(parsing: .unconditional, help: "With --lsl: before playing, wait up to this many seconds for an inlet on each LSL stream, so it receives the first beat.")
@@ -73,7 +76,7 @@ struct Demo: ParsableCommand {
         } catch {
             throw badInput(error)
         }
-        let timeline = DemoTimeline(scenario: chosen, seed: seed, duration: duration)
+        let timeline = DemoTimeline(scenario: chosen, seed: seed, duration: duration, ecg: ecg)
 
         let loop = EventLoop()
         let stop = { loop.stop() }

@@ -25,7 +25,7 @@ struct SensorOptions: ParsableArguments {
     @Flag(help: "Leave the strap's accelerometer off (it is started when the strap offers Polar's Measurement Data service).")
     var noMotion = false
 
-    @Flag(help: "Start the strap's ECG stream too (Polar H10: 130 Hz, µV).")
+    @Flag(help: "Start the strap's ECG stream too (Polar H10: 130 Hz, µV) and keep it in the session file.")
     var ecg = false
 
     @Option(parsing: .unconditional, help: "Seconds to scan when no sensor is given or remembered.")

@@ -127,6 +127,22 @@ import Testing
         #expect(lines <= 350, "README.md has \(lines) lines")
     }
 
+    /// A merge whose conflict was committed unresolved leaves its markers in the text; a page or a
+    /// source file that holds one says two things at once (docs/development/benchmarks.md did).
+    @Test func noFileHoldsAnUnresolvedMergeConflict() {
+        let markers = #/^(<<<<<<<|>>>>>>>) /#.anchorsMatchLineEndings()
+        var unresolved: [String] = []
+        for folder in ["README.md", "docs", "Sources", "Tests", "scripts", "man", "udev", ".ci"] {
+            let url = Repository.root.appendingPathComponent(folder)
+            let files = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil).map { $0.compactMap { $0 as? URL } } ?? [url]
+            for file in files where !file.path.contains("/Fixtures/") {
+                guard let text = try? String(contentsOf: file, encoding: .utf8), text.contains(markers) else { continue }
+                unresolved.append(file.path.replacingOccurrences(of: Repository.root.path + "/", with: ""))
+            }
+        }
+        #expect(unresolved.isEmpty, "unresolved merge conflicts in \(unresolved)")
+    }
+
     @Test func anchorsAreGitHubs() {
         #expect(Self.slug("Lab Streaming Layer (`--lsl`)") == "lab-streaming-layer---lsl")
         #expect(Self.slug("JSON Lines (`--format jsonl`) — contract") == "json-lines---format-jsonl--contract")

@@ -28,7 +28,7 @@ import Testing
             case .startExercise: "start@\(Int(step.seconds))"
             case .stopExercise: "stop@\(Int(step.seconds))"
             case .end: "end@\(Int(step.seconds))"
-            case .notification, .acceleration: nil
+            case .notification, .acceleration, .ecg: nil
             }
         }
         #expect(marks == ["rest@0", "stress@180", "breathing@360", "start@360", "stop@480", "recovery@480", "end@600"])

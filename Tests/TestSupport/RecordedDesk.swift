@@ -21,12 +21,7 @@ public struct RecordedDesk {
         let header = SessionHeader(
             id: "20270115-090000", start: start, startLocal: "2027-01-15T09:00:00+00:00", source: "live", deviceName: "Polar H10 1",
             deviceAddress: "A0:9E:1A:00:00:01", baseline: nil, settings: settings, program: "hrvmon test")
-        let recorder = SessionRecorder(
-            descriptor: open(path, O_WRONLY | O_APPEND | O_CREAT, 0o600), path: path, header: header, settings: settings.log,
-            now: { 0 }, schedule: { _, _ in })
-        let run = SessionRun(
-            session: SessionPipeline(pipeline: settings.pipeline, judge: try BeatJudge(settings: settings, baseline: nil)),
-            outputs: [recorder])
+        let run = try SessionRun.recording(to: path, header: header)
         let ticks = Simulator(scenario: try Scenario(parsing: "rest:5m,stress:4m:hr=90:rmssd=15,rest:6m"), seed: 1).run().beats
             .map { Int($0.rrTicks) }
         var time = start

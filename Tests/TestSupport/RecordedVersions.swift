@@ -22,16 +22,11 @@ public struct RecordedVersions {
     public static func record(minutes: Int = 5, moving: Bool = false, in directory: String) throws -> RecordedVersions {
         let settings = Settings()
         let path = directory + "/v2.jsonl"
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
         let header = SessionHeader(
             id: "20270115-080000", start: start, startLocal: "2027-01-15T08:00:00+00:00", source: "live", deviceName: "Polar H10 1",
             deviceAddress: "A0:9E:1A:00:00:01", baseline: nil, settings: settings, program: "hrvmon test")
-        let recorder = SessionRecorder(
-            descriptor: descriptor, path: path, header: header, settings: settings.log, now: { 0 }, schedule: { _, _ in })
         let lines = EveryLine()
-        let run = SessionRun(
-            session: SessionPipeline(pipeline: settings.pipeline, judge: try BeatJudge(settings: settings, baseline: nil)),
-            outputs: [recorder, lines])
+        let run = try SessionRun.recording(to: path, header: header, outputs: [lines])
         let scenario = try Scenario(parsing: "rest:\(minutes)m,stress:\(minutes)m,rest:\(minutes)m,ectopic=2/min")
         let ticks = Simulator(scenario: scenario, seed: 5).run().beats.map { Int($0.rrTicks) }
         let accelerometer = SimulatedAccelerometer(

@@ -3,7 +3,8 @@
 object, what those readers see, for the tests to compare with the session's own beats.
 
     read_export.py edf FILE        pyedflib (edflib) and MNE
-    read_export.py bids DIRECTORY  gzip + pandas for *_physio.tsv.gz, json, pandas for *_events.tsv
+    read_export.py bids DIRECTORY  gzip + pandas for *_physio.tsv.gz (and a *_recording-ecg_physio.tsv.gz),
+                                   json, pandas for *_events.tsv
     read_export.py kubios FILE     numpy.loadtxt, as a plain numeric table
     read_export.py gzip FILE       CPython's gzip (zlib) and zlib.crc32
     read_export.py bids-validator DIRECTORY
@@ -58,16 +59,19 @@ def edf(path):
 def bids(directory):
     import pandas
 
-    def only(pattern):
-        found = glob.glob(os.path.join(directory, pattern), recursive=True)
+    def only(pattern, recording=False):
+        found = [path for path in glob.glob(os.path.join(directory, pattern), recursive=True) if ("_recording-" in path) == recording]
         assert len(found) == 1, (pattern, found)
         return found[0]
 
-    physio_path = only("**/*_physio.tsv.gz")
-    with open(only("**/*_physio.json")) as handle:
-        sidecar = json.load(handle)
-    with gzip.open(physio_path, "rt") as handle:
-        physio = pandas.read_csv(handle, sep="\t", header=None, names=sidecar["Columns"], na_values="n/a", keep_default_na=False)
+    def physio_table(stem):
+        with open(stem + ".json") as handle:
+            sidecar = json.load(handle)
+        with gzip.open(stem + ".tsv.gz", "rt") as handle:
+            table = pandas.read_csv(handle, sep="\t", header=None, names=sidecar["Columns"], na_values="n/a", keep_default_na=False)
+        return sidecar, table
+
+    sidecar, physio = physio_table(only("**/*_physio.tsv.gz")[: -len(".tsv.gz")])
     events = pandas.read_csv(only("**/*_events.tsv"), sep="\t", na_values="n/a", keep_default_na=False, dtype={"text": str, "class": str})
     with open(only("**/*_events.json")) as handle:
         events_sidecar = json.load(handle)
@@ -76,7 +80,12 @@ def bids(directory):
     def column(frame, name):
         return [None if value != value else value for value in frame[name].tolist()]
 
+    ecg = {}
+    if glob.glob(os.path.join(directory, "**/*_recording-ecg_physio.tsv.gz"), recursive=True):
+        ecg_sidecar, ecg_table = physio_table(only("**/*_recording-ecg_physio.tsv.gz", recording=True)[: -len(".tsv.gz")])
+        ecg = {"json": ecg_sidecar, "columns": {name: column(ecg_table, name) for name in ecg_table.columns}}
     return {
+        "ecg": ecg,
         "files": sorted(os.path.relpath(path, directory) for path in glob.glob(os.path.join(directory, "**/*"), recursive=True) if os.path.isfile(path)),
         "physio_json": sidecar,
         "physio": {name: column(physio, name) for name in physio.columns},
