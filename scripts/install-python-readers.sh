@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Python readers the export tests open hrvmon's research exports with (pyedflib,
 # MNE, pandas; numpy comes with them), and bids-validator, which checks the BIDS export is a valid
-# dataset — test tools, never something hrvmon runs. Safe to re-run: nothing is installed when
+# dataset, and NeuroKit2 — test tools, never something hrvmon runs. Safe to re-run: nothing is installed when
 # they are there already. About 30 s on a machine that has none of them.
 set -euo pipefail
 
@@ -36,6 +36,20 @@ install_bids_validator() {
         --target "$bids_validator_directory" "${bids_validator[@]}"
 }
 
+# NeuroKit2 simulates respiration and reads its rate, for the check of breathing from the chest
+# accelerometer (ChestBreathingNeuroKitTests); into .build as bids-validator, pinned.
+neurokit=neurokit2==0.2.13
+neurokit_directory=.build/neurokit2
+install_neurokit() {
+    [ -e "$neurokit_directory/neurokit2" ] \
+        && grep -qx "Version: ${neurokit#*==}" "$neurokit_directory"/neurokit2-*.dist-info/METADATA 2>/dev/null \
+        && return 0
+    rm -rf "$neurokit_directory"
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-cache-dir \
+        --target "$neurokit_directory" "$neurokit"
+}
+
 cd "$(dirname "$0")/.."
 install_export_readers
 install_bids_validator
+install_neurokit

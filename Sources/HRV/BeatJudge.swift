@@ -29,7 +29,8 @@ public struct BeatJudge {
         if assessment.episodeStarted != nil, let suggestion = coach.consider(assessment, at: update.beat.seconds) {
             suggestions.append(suggestion)
         }
-        for index in effects.indices { effects[index].observe(update.beat) }
+        let chestRate = detector.chestBreathingRate(at: update.beat.seconds)
+        for index in effects.indices { effects[index].observe(update.beat, breathingFrequency: chestRate.map { $0 / 60 }) }
         stateSeconds[assessment.isCalibrating ? .unknown : assessment.state] += update.beat.interval.seconds
         return assessment
     }

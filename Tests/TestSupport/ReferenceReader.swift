@@ -10,13 +10,18 @@ public enum ReferenceReader {
 
     /// What the readers of `kind` (edf, bids, kubios, gzip) see in `path`.
     public static func read(_ kind: String, _ path: String) throws -> [String: Any] {
-        let script = Bundle.module.url(forResource: "read_export", withExtension: "py", subdirectory: "ReferenceReaders")!
+        try run("read_export", [kind, path])
+    }
+
+    /// What ReferenceReaders/`script`.py prints (JSON) when run with `arguments`.
+    public static func run(_ name: String, _ arguments: [String]) throws -> [String: Any] {
+        let script = Bundle.module.url(forResource: name, withExtension: "py", subdirectory: "ReferenceReaders")!
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, kind, path]
-        // bids-validator is installed under .build, as pylsl is (scripts/install-python-readers.sh).
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            ["PYTHONPATH": Repository.root.appendingPathComponent(".build/bids-validator").path]) { $1 }
+        process.arguments = ["python3", script.path] + arguments
+        // bids-validator and NeuroKit2 are installed under .build, as pylsl is (scripts/install-python-readers.sh).
+        let installed = [".build/bids-validator", ".build/neurokit2"].map { Repository.root.appendingPathComponent($0).path }
+        process.environment = ProcessInfo.processInfo.environment.merging(["PYTHONPATH": installed.joined(separator: ":")]) { $1 }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -25,7 +30,7 @@ public enum ReferenceReader {
         let (data, errorData) = TestChild.collect(process, output: output, errors: errors)
         guard process.terminationStatus == 0, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw Failure(description: """
-                read_export.py \(kind) \(path) failed (status \(process.terminationStatus)); \
+                \(name).py \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus)); \
                 scripts/install-python-readers.sh installs its readers:
                 \(String(decoding: errorData, as: UTF8.self))
                 """)
