@@ -49,7 +49,7 @@ struct SessionFileBuilder {
                 heartRate: try fields.optionalDouble("hr_bpm"), rmssd: try fields.optionalDouble("rmssd_ms"),
                 lnRMSSD: try fields.optionalDouble("ln_rmssd"), sdnn: try fields.optionalDouble("sdnn_ms"),
                 state: try fields.string("state"), level: try fields.optionalDouble("level"),
-                calibrating: try fields.bool("calibrating")))
+                calibrating: try fields.bool("calibrating"), breathingSource: try fields.optionalString("breathing_source")))
         case "error":
             let step = SessionFile.Step.malformed(try hexBytes(try fields.string("bytes")), time: try fields.double("t"))
             flushPacket()
