@@ -78,10 +78,10 @@ struct MotionSecondsLine {
             throw SessionFileReader.LineError(reason: "breath_per_min, breath_began_s and breath_quality must hold a number for each breathing second")
         }
         var breath = 0
-        guard count > 0, [levels.count, intensities.count, postures.count, stepsSince.count, phases.count].allSatisfy({ $0 == count }) else {
-            throw SessionFileReader.LineError(
-                reason: "offset_ms, level, mg, posture, steps_since and breath_phase must hold one entry for each second, at least one")
+        guard count > 0, [levels.count, intensities.count, postures.count, stepsSince.count].allSatisfy({ $0 == count }) else {
+            throw SessionFileReader.LineError(reason: "offset_ms, level, mg, posture and steps_since must hold one entry for each second, at least one")
         }
+        guard phases.count == count else { throw SessionFileReader.LineError(reason: "breath_phase must hold a letter for each second") }
         var walking = cadences.makeIterator()
         var seconds: [(SessionFile.Motion, stepsSince: Int)] = []
         for index in 0..<count {

@@ -166,7 +166,7 @@ import Testing
         #expect(motion.dropFirst(185).allSatisfy { !$0.contains("breath") })
         let rates = motion[40..<175].compactMap { Self.number(after: #""breath_per_min":"#, in: $0) }
         #expect(rates.allSatisfy { abs($0 - 13) <= 1 }, "the rest segment breathes 13 a minute: \(rates)")
-        #expect(metrics.contains { $0.contains(#""state":"rest""#) && $0.contains(#""breathing_source":"chest""#) })
+        #expect(metrics.contains { $0.contains(#""calibrating":true"#) && $0.contains(#""breathing_source":"chest""#) }, "seated rest")
         #expect(metrics.contains { $0.contains(#""state":"activity""#) && $0.contains(#""breathing_source":"rr""#) })
     }
 
