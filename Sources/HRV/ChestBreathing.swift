@@ -53,7 +53,7 @@ public struct ChestBreathingMeter: Sendable {
     public static let totalBand = 0.05...0.9
     /// The peak's half-width: the Hann window's main lobe over 32 s is ±0.0625 Hz.
     public static let peakHalfWidth = 0.05
-    public static let minimumQuality = 0.5
+    public static let minimumQuality = 0.8
     /// Radians: 2 mG of gravity's 1000 moving with the breath.
     public static let minimumTilt = 0.002
     static let transformLength = 1024
