@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Python readers the export tests open hrvmon's research exports with (pyedflib,
 # MNE, pandas; numpy comes with them), NeuroKit2, whose simulated ECG and R-peak detector the
-# R-peak tests check against (pinned: its ECGSYN and detector are the reference), and
+# R-peak tests check against and whose respiration model and rate the chest-breathing tests check against
+# (pinned: its ECGSYN, detector and rate are the reference), and
 # bids-validator, which checks the BIDS export is a valid dataset — test tools, never something
 # hrvmon runs. Safe to re-run: nothing is installed when
 # they are there already. About 30 s on a machine that has none of them.

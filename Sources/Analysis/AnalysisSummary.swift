@@ -18,6 +18,10 @@ public struct AnalysisSummary {
     public var suggestions: [BreathingCoach.Suggestion]
     public var effects: [ExerciseEffect]
     public var stateSeconds: StateSeconds
+    /// Seconds judged with breathing from the chest and from the RR spectrum.
+    public var breathingSourceSeconds: [BreathingSource: Double]
+    /// A session's seconds of the chest accelerometer at each level; empty without one (RR files).
+    public var motionSeconds: [MotionSecond.Level: Int] = [:]
     /// The frequency domain, DFA, SampEn and stress index (AnalysisSummary+Variability).
     public var variability: VariabilityMetrics?
 
@@ -37,6 +41,7 @@ public struct AnalysisSummary {
         suggestions = judge.suggestions
         effects = judge.effects
         stateSeconds = judge.stateSeconds
+        breathingSourceSeconds = judge.breathingSourceSeconds
     }
 
     /// An RR file's summary.
@@ -92,6 +97,14 @@ public struct AnalysisSummary {
         var states = JSONObject()
         for state in StressState.allCases { states.add(state.rawValue, stateSeconds[state]) }
         object.add("state_seconds", states)
+        var sources = JSONObject()
+        for source in BreathingSource.allCases { sources.add(source.rawValue, breathingSourceSeconds[source] ?? 0) }
+        object.add("breathing_source_seconds", sources)
+        if !motionSeconds.isEmpty {
+            var levels = JSONObject()
+            for level in MotionSecond.Level.allCases { levels.add(level.rawValue, motionSeconds[level] ?? 0) }
+            object.add("motion_seconds", levels)
+        }
         object.add("suggestions", suggestions.map { suggestion in
             var item = JSONObject()
             item.addFields(of: suggestion, timeKey: "t_s")
@@ -104,6 +117,13 @@ public struct AnalysisSummary {
         })
         addVariability(to: &object)
         return object
+    }
+
+    /// The seconds of `file`'s accelerometer at each level.
+    public static func motionSeconds(of file: SessionFile) -> [MotionSecond.Level: Int] {
+        var seconds: [MotionSecond.Level: Int] = [:]
+        for case .motion(let motion) in file.steps { seconds[motion.second.level, default: 0] += 1 }
+        return seconds
     }
 
     /// Null until the session calibration has enough windows.
@@ -157,8 +177,15 @@ public struct AnalysisSummary {
                 stateSeconds[state] >= 0.5 ? "\(state.label) \(Formatting.clock(stateSeconds[state]))" : nil
             }
             lines.append("  States       \(states.joined(separator: ", "))")
+            if let breathing = Formatting.shares(breathingSourceSeconds.map { ($0.key == .chest ? "from the chest" : "from RR", $0.value) }) {
+                lines.append("  Breathing    \(breathing)")
+            }
         } else {
             lines.append("  Baseline     not measured: needs about 3 minutes at rest at the start")
+        }
+        let accelerometer = motionSeconds.values.reduce(0, +)
+        if let motion = Formatting.shares(MotionSecond.Level.allCases.map { ($0.rawValue, Double(motionSeconds[$0] ?? 0)) }) {
+            lines.append("  Motion       \(motion) (\(Formatting.duration(Double(accelerometer))) of the accelerometer)")
         }
         for suggestion in suggestions {
             lines.append("  Suggestion   at \(Formatting.clock(suggestion.time)): \(suggestion.reason) — try \(suggestion.pattern.name) breathing for \(Formatting.fixed(suggestion.minutes, digits: 0)) min")

@@ -53,8 +53,19 @@ extension DashboardState {
         compact.append(bar)
         if let coherence = latest?.coherence { compact.append("  " + Coherence.text(coherence.score), .strong) }
         // A resonance step is scored by its own criteria; coherence is measured for exercises.
-        let lines = exercise.step == nil ? [bar, coherenceLine(elapsed), StyledLine(hint, .faint)] : [bar, StyledLine(hint, .faint)]
+        let feedback = followingLine(pattern).map { [$0] } ?? []
+        let lines = exercise.step == nil ? [bar, coherenceLine(elapsed)] + feedback + [StyledLine(hint, .faint)] : [bar] + feedback + [StyledLine(hint, .faint)]
         return (box(title, BreathingBar.style(position.phase), lines, inner), [compact])
+    }
+
+    /// Whether the wearer breathes with the pacer: the chest's breathing rate while the strap's
+    /// accelerometer reads it, the RR spectrum's otherwise; nil before either has one.
+    private func followingLine(_ pattern: BreathingPattern) -> StyledLine? {
+        guard let assessment = latest?.assessment, let rate = assessment.breathingRate else { return nil }
+        let breathing = "breathing \(Formatting.fixed(rate, digits: 1))/min\(Self.from(assessment.breathingSource))"
+        if pattern.isFollowed(atRate: rate) { return StyledLine(breathing + ": with the pacer", .good) }
+        let way = rate > pattern.breathsPerMinute ? "slower" : "faster"
+        return StyledLine(breathing + ": not with the pacer, breathe \(way)", .warning)
     }
 
     /// The exercise's newest coherence reading with the rate it shows, or when the first comes.

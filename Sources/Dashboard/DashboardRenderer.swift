@@ -155,7 +155,7 @@ extension DashboardState {
             line.append(Sparkline.meter(level / 100, cells: 20), style)
         }
         if let rate = assessment.breathingRate {
-            line.append("  breathing \(Formatting.fixed(rate, digits: 0))/min", .faint)
+            line.append("  breathing \(Formatting.fixed(rate, digits: 0))/min\(Self.from(assessment.breathingSource))", .faint)
         }
         if let alpha1 = latest?.dfaAlpha1 {
             line.append("  α1 \(Formatting.fixed(alpha1, digits: 2))", .faint)
@@ -204,6 +204,15 @@ extension DashboardState {
     /// How long a second of motion stays on screen without a newer one (the strap's streams stop
     /// with its contact, and after a reconnect they take a few seconds to start).
     static let motionShownFor = 5.0
+
+    /// Where a breathing rate was read, as " (chest)" or " (RR)".
+    static func from(_ source: BreathingSource?) -> String {
+        switch source {
+        case .chest: " (chest)"
+        case .rr: " (RR)"
+        case nil: ""
+        }
+    }
 
     /// "walking 108 steps/min · upright", "still · lying".
     static func words(_ motion: MotionSecond) -> String {

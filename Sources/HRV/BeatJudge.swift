@@ -11,6 +11,8 @@ public struct BeatJudge {
     /// Seconds of the beat timeline spent in each state: each beat's interval counts for the
     /// state judged at it.
     public private(set) var stateSeconds = StateSeconds()
+    /// Seconds of the beat timeline judged with breathing from each source, counted as `stateSeconds`.
+    public private(set) var breathingSourceSeconds: [BreathingSource: Double] = [:]
 
     public init(detector: StressDetector, coach: BreathingCoach = BreathingCoach(), effects: [ExerciseEffect] = []) {
         self.detector = detector
@@ -29,8 +31,10 @@ public struct BeatJudge {
         if assessment.episodeStarted != nil, let suggestion = coach.consider(assessment, at: update.beat.seconds) {
             suggestions.append(suggestion)
         }
-        for index in effects.indices { effects[index].observe(update.beat) }
+        let chestRate = detector.chestBreathingRate(at: update.beat.seconds)
+        for index in effects.indices { effects[index].observe(update.beat, breathingFrequency: chestRate.map { $0 / 60 }) }
         stateSeconds[assessment.isCalibrating ? .unknown : assessment.state] += update.beat.interval.seconds
+        if let source = assessment.breathingSource { breathingSourceSeconds[source, default: 0] += update.beat.interval.seconds }
         return assessment
     }
 

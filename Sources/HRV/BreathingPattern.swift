@@ -22,6 +22,13 @@ public struct BreathingPattern: Equatable, Sendable {
     public var cycle: Double { phases.reduce(0) { $0 + $1.seconds } }
     public var breathsPerMinute: Double { 60 / cycle }
 
+    /// Breaths a minute either side of the pattern's rate that still keep to it.
+    public static let followingTolerance = 1.0
+
+    /// Whether breathing at `rate` (breaths per minute, the chest's or the RR spectrum's) keeps
+    /// to the pattern: the pacer's feedback.
+    public func isFollowed(atRate rate: Double) -> Bool { abs(rate - breathsPerMinute) <= Self.followingTolerance }
+
     /// Resonance (coherent) breathing: about 6 breaths a minute, where heart rate oscillation and
     /// breathing reinforce each other (Lehrer & Gevirtz 2014); inhale:exhale 4:6 by default.
     public static func resonance(breathsPerMinute: Double = 6, inhaleShare: Double = 0.4) -> BreathingPattern {

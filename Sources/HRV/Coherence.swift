@@ -12,6 +12,8 @@ public struct Coherence: Equatable, Sendable {
     public var score: Double
     /// The dominant peak's frequency, Hz.
     public var peakFrequency: Double
+    /// What placed the peak: the chest's breathing rate, or the spectrum's highest peak (`rr`).
+    public var source: BreathingSource
 
     /// Where the dominant peak is searched for.
     public static let peakBand = 0.04...0.26
@@ -23,9 +25,10 @@ public struct Coherence: Equatable, Sendable {
     /// side of the peak even on a 64-s window (whose own resolution is 1/64 Hz).
     public static let resolution = 1.0 / 256
 
-    public init(score: Double, peakFrequency: Double) {
+    public init(score: Double, peakFrequency: Double, source: BreathingSource = .rr) {
         self.score = score
         self.peakFrequency = peakFrequency
+        self.source = source
     }
 
     /// HeartMath's ratio: peak power over the power outside the peak.
@@ -34,16 +37,22 @@ public struct Coherence: Equatable, Sendable {
     /// The coherence of beats (times in seconds, increasing; each beat's interval in ms): the RR
     /// spectrum (``RRSpectrum``: 4 Hz linear resampling, linear detrend, Hann window) over
     /// ``totalBand``. Nil when the series is too short for a spectrum or flat.
-    public init?(times: [Double], intervals: [Double]) {
+    ///
+    /// With `breathingFrequency` (Hz, the chest's breathing rate) in ``peakBand``, the peak is
+    /// the spectrum's highest within ±``peakHalfWidth`` of it: the heart's rhythm at the breath,
+    /// not a Mayer wave or a slow drift that happens to be taller.
+    public init?(times: [Double], intervals: [Double], breathingFrequency: Double? = nil) {
         guard let spectrum = RRSpectrum(
             times: times, intervals: intervals, band: Self.totalBand, resolution: Self.resolution)
         else { return nil }
         let total = spectrum.power(from: Self.totalBand.lowerBound, to: Self.totalBand.upperBound + 1e-9)
+        let chest = breathingFrequency.flatMap { Self.peakBand.contains($0) ? $0 : nil }
+        let searched = chest.map { ($0 - Self.peakHalfWidth)...($0 + Self.peakHalfWidth) } ?? Self.peakBand
         guard total > BreathingEstimate.minimumPower,
-              let peak = spectrum.peak(from: Self.peakBand.lowerBound, to: Self.peakBand.upperBound)
+              let peak = spectrum.peak(from: searched.lowerBound, to: searched.upperBound)
         else { return nil }
         let peakPower = spectrum.power(from: peak - Self.peakHalfWidth, to: peak + Self.peakHalfWidth + 1e-9)
-        self.init(score: min(1, peakPower / total), peakFrequency: peak)
+        self.init(score: min(1, peakPower / total), peakFrequency: peak, source: chest == nil ? .rr : .chest)
     }
 }
 
@@ -74,8 +83,9 @@ public struct CoherenceMeter: Equatable, Sendable {
     /// The mean frequency of the readings' peaks, Hz: the rate the exercise was breathed at.
     public var meanPeakFrequency: Double? { readings > 0 ? peakSum / Double(readings) : nil }
 
-    /// Adds a placed beat; a reading is taken when one is due.
-    public mutating func add(_ beat: Beat) {
+    /// Adds a placed beat; a reading is taken when one is due, its peak at `breathingFrequency`
+    /// (Hz, the chest's breathing rate) when there is one.
+    public mutating func add(_ beat: Beat, breathingFrequency: Double? = nil) {
         if beat.followsGap { restart() }
         guard beat.isUsable else { return }
         let time = beat.seconds
@@ -91,7 +101,9 @@ public struct CoherenceMeter: Equatable, Sendable {
         }
         guard let stretchStart, time - stretchStart >= Self.window, time >= nextReading else { return }
         nextReading = time + Self.interval
-        guard let reading = Coherence(times: Array(times[first...]), intervals: Array(intervals[first...])) else { return }
+        guard let reading = Coherence(
+            times: Array(times[first...]), intervals: Array(intervals[first...]), breathingFrequency: breathingFrequency)
+        else { return }
         latest = reading
         readings += 1
         scoreSum += reading.score

@@ -22,12 +22,13 @@ public struct ExerciseEffect: Equatable, Sendable {
         self.end = end
     }
 
-    /// Feeds every placed beat; beats outside the spans are ignored.
-    public mutating func observe(_ beat: Beat) {
+    /// Feeds every placed beat; beats outside the spans are ignored. `breathingFrequency` (Hz):
+    /// the chest's breathing rate, where the coherence reading centres its peak.
+    public mutating func observe(_ beat: Beat, breathingFrequency: Double? = nil) {
         let span = span(of: beat.seconds)
         defer { (previousBeat, previousSpan) = (beat, span) }
         // The meter sees every beat of the exercise: an unusable one may carry the gap flag.
-        if span == .during { coherence.add(beat) }
+        if span == .during { coherence.add(beat, breathingFrequency: breathingFrequency) }
         guard beat.isUsable, let span else { return }
         let predecessor = previousBeat.flatMap { previousSpan == span && beat.formsDifference(after: $0) ? $0 : nil }
         switch span {

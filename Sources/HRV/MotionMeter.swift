@@ -21,12 +21,15 @@ public struct MotionSecond: Equatable, Sendable {
     public var cadence: Double?
     /// nil until the gravity direction says.
     public var posture: Posture?
+    /// The breathing the chest's tilting shows (``ChestBreathingMeter``): only while still.
+    public var breathing: ChestBreathing?
 
-    public init(level: Level, intensity: Double, cadence: Double? = nil, posture: Posture? = nil) {
+    public init(level: Level, intensity: Double, cadence: Double? = nil, posture: Posture? = nil, breathing: ChestBreathing? = nil) {
         self.level = level
         self.intensity = intensity
         self.cadence = cadence
         self.posture = posture
+        self.breathing = breathing
     }
 }
 
@@ -50,15 +53,18 @@ public struct MotionMeter: Sendable {
     /// Movement along gravity, the last four seconds.
     private var vertical: [Double] = []
     private var upright: SIMD3<Double>?
+    private var breathing: ChestBreathingMeter
 
     public init(sampleRate: Double) {
         self.sampleRate = sampleRate
         perSecond = max(1, Int(sampleRate.rounded()))
+        breathing = ChestBreathingMeter(sampleRate: sampleRate)
     }
 
     /// Adds one sample in mG, x, y, z with z through the strap's face; returns the second it completes.
     public mutating func append(x: Double, y: Double, z: Double) -> MotionSecond? {
         second.append(SIMD3(x, y, z))
+        breathing.append(SIMD3(x, y, z))
         guard second.count == perSecond else { return nil }
         defer { second.removeAll(keepingCapacity: true) }
         return summarise()
@@ -82,7 +88,10 @@ public struct MotionMeter: Sendable {
             // Learned slowly: a stride's lean does not move "up".
             upright = upright.map { normalised($0 * 0.9 + down * 0.1) } ?? down
         }
-        return MotionSecond(level: level, intensity: intensity, cadence: cadence, posture: posture(down, g))
+        if level != .still { breathing.restart() }
+        return MotionSecond(
+            level: level, intensity: intensity, cadence: cadence, posture: posture(down, g),
+            breathing: level == .still ? breathing.estimate() : nil)
     }
 
     private func posture(_ down: SIMD3<Double>, _ g: Double) -> MotionSecond.Posture? {
@@ -122,7 +131,7 @@ public struct MotionMeter: Sendable {
 }
 
 private func length(_ vector: SIMD3<Double>) -> Double { (vector * vector).sum().squareRoot() }
-private func normalised(_ vector: SIMD3<Double>) -> SIMD3<Double> {
+func normalised(_ vector: SIMD3<Double>) -> SIMD3<Double> {
     let size = length(vector)
     return size > 0 ? vector / size : vector
 }

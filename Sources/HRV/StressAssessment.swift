@@ -13,15 +13,19 @@ public struct StressAssessment: Equatable, Sendable {
     public var isCalibrating: Bool
     /// Set on the one beat where a stress episode is declared: its start (dated back) so far.
     public var episodeStarted: StressEpisode?
-    /// Breaths per minute read from the last minute's RR spectrum; nil before it spans a minute.
+    /// Breaths per minute, from the chest accelerometer while it reads breathing, else from the
+    /// last minute's RR spectrum; nil before either has one.
     public var breathingRate: Double?
+    /// Where `breathingRate` was read.
+    public var breathingSource: BreathingSource?
     /// What the chest accelerometer said the detector judged with: still, or moving (walking is
     /// moving too); nil without one.
     public var motion: MotionSecond.Level?
 
     public init(
         state: StressState, level: Double? = nil, zScore: Double? = nil, heartRateAboveRest: Double? = nil,
-        isCalibrating: Bool, episodeStarted: StressEpisode? = nil, breathingRate: Double? = nil
+        isCalibrating: Bool, episodeStarted: StressEpisode? = nil, breathingRate: Double? = nil,
+        breathingSource: BreathingSource? = nil
     ) {
         self.state = state
         self.level = level
@@ -30,5 +34,12 @@ public struct StressAssessment: Equatable, Sendable {
         self.isCalibrating = isCalibrating
         self.episodeStarted = episodeStarted
         self.breathingRate = breathingRate
+        self.breathingSource = breathingSource
     }
+}
+
+/// Where a breathing rate was read: the chest's tilting (``ChestBreathing``) or the RR spectrum's
+/// respiratory peak (``BreathingEstimate``).
+public enum BreathingSource: String, Sendable, CaseIterable {
+    case chest, rr
 }

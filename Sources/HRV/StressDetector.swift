@@ -15,7 +15,8 @@ import RealModule
 /// - a change of `posture`: an abrupt heart-rate step (``PostureChange``), after which the
 ///   reference is measured again in the new posture;
 /// - slow paced breathing: one tall low-frequency peak in the RR spectrum (``BreathingEstimate``),
-///   with more power than the resting RMSSD² (Mayer waves make a small concentrated peak too).
+///   with more power than the resting RMSSD² (Mayer waves make a small concentrated peak too);
+///   or, while the chest accelerometer reads breathing (``ChestBreathing``), its rate.
 ///
 /// With a chest accelerometer (``observe(_:at:)``) the first two are not guessed from heart rate:
 /// moving (``MotionHistory``) is activity whatever the heart rate, and still never is, so a rise
@@ -130,6 +131,10 @@ public struct StressDetector {
     /// A strap's motion, when it comes, decides instead.
     public var isSitting = false
     private var motion = MotionHistory()
+    /// The chest's newest breathing and when it came: read instead of the RR spectrum while fresh.
+    var chestBreathing: (breathing: ChestBreathing, time: Double)?
+    /// Where `breathingRate` was read.
+    var breathingSource: BreathingSource?
 
     /// - Parameter baseline: a personal baseline; without one the first `calibration` seconds
     ///   of the session are measured.
@@ -151,6 +156,7 @@ public struct StressDetector {
     /// A second of the chest accelerometer, ending at `time` on the beat timeline.
     public mutating func observe(_ second: MotionSecond, at time: Double) {
         motion.add(second, at: time)
+        chestBreathing = second.breathing.map { ($0, time) }
     }
 
     /// Judges the state after one beat, from the part of its update a verdict reads; `emit`
@@ -175,7 +181,7 @@ public struct StressDetector {
         let usable = sensorContact && window.isFilled && window.correctedShare <= configuration.maximumCorrectedShare
         let lnRMSSD = usable ? window.statistics.rmssd.flatMap { $0 > 0 ? Double.log($0) : nil } : nil
         let heartRate = usable ? window.statistics.meanHR : nil
-        if breathingMoved { readBreathing(restingLnRMSSD: referenceLevel?.lnRMSSD ?? lnRMSSD) }
+        if breathingMoved { readBreathing(restingLnRMSSD: referenceLevel?.lnRMSSD ?? lnRMSSD, at: time) }
 
         if sessionBaseline == nil {
             if let lnRMSSD, let heartRate {
@@ -188,7 +194,8 @@ public struct StressDetector {
         }
         guard let baseline else {
             baseline = sessionBaseline
-            return StressAssessment(state: .unknown, isCalibrating: baseline == nil, breathingRate: breathingRate)
+            return StressAssessment(
+                state: .unknown, isCalibrating: baseline == nil, breathingRate: breathingRate, breathingSource: breathingSource)
         }
         // Without skin contact the intervals say nothing about the body.
         guard sensorContact, let judgedAgainst = referenceLevel else {
@@ -198,7 +205,8 @@ public struct StressDetector {
         let z = lnRMSSD.map { ($0 - referenceLn) / baseline.lnRMSSDSD }
         let aboveRest = heartRate.map { $0 - referenceHR }
         var judged = StressAssessment(
-            state: .unknown, zScore: z, heartRateAboveRest: aboveRest, isCalibrating: false, breathingRate: breathingRate)
+            state: .unknown, zScore: z, heartRateAboveRest: aboveRest, isCalibrating: false, breathingRate: breathingRate,
+            breathingSource: breathingSource)
 
         let recentHeartRate = recent.heartRate
         let moving: Bool? = motion.isKnown(at: time) ? motion.isMoving(at: time) : nil

@@ -55,3 +55,14 @@ public enum Formatting {
 
 /// `7` → `07`: minutes and seconds under a larger unit.
 private func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+
+extension Formatting {
+    /// "still 82 %, walking 18 %": each part's share of the whole, largest first, the empty ones
+    /// left out; nil when all are empty.
+    public static func shares(_ parts: [(name: String, amount: Double)]) -> String? {
+        let total = parts.reduce(0) { $0 + $1.amount }
+        guard total > 0 else { return nil }
+        return parts.filter { $0.amount > 0 }.sorted { $0.amount > $1.amount }
+            .map { "\($0.name) \(fixed(100 * $0.amount / total, digits: 0)) %" }.joined(separator: ", ")
+    }
+}

@@ -2,6 +2,7 @@ import HRV
 import Platform
 import Presentation
 import RealModule
+import SessionLog
 
 /// The report of one session: key figures, heart rate and RMSSD over time with everything that
 /// happened marked on them, a table of events, and how to read it all.
@@ -71,9 +72,27 @@ public enum SessionPage {
         } else {
             figures.append(ReportPage.Figure(label: "Resting RMSSD", value: none, detail: "no baseline"))
         }
+        figures += motionFigures(report.file)
         let gaps = report.timeline.gaps.count
         figures.append(ReportPage.Figure(
             label: "Notes", value: String(report.notes.count), detail: gaps == 0 ? "no link loss" : gaps == 1 ? "1 link loss" : "\(gaps) link losses"))
+        return figures
+    }
+
+    /// With a chest accelerometer: the time spent still, moving and walking, and where the
+    /// breathing rate was read (the chest's tilting, or the RR spectrum).
+    static func motionFigures(_ file: SessionFile) -> [ReportPage.Figure] {
+        var levels: [MotionSecond.Level: Double] = [:]
+        for case .motion(let motion) in file.steps { levels[motion.second.level, default: 0] += 1 }
+        guard let motion = Formatting.shares(MotionSecond.Level.allCases.map { ($0.rawValue, levels[$0] ?? 0) }) else { return [] }
+        let seconds = levels.values.reduce(0, +)
+        var figures = [ReportPage.Figure(label: "Motion", value: motion.components(separatedBy: ", ")[0], detail: motion + " of " + Formatting.minutes(seconds))]
+        let sources = BreathingSource.allCases.map { source in
+            (source == .chest ? "chest" : "RR spectrum", Double(file.metrics.filter { $0.breathingSource == source.rawValue }.count))
+        }
+        if let breathing = Formatting.shares(sources) {
+            figures.append(ReportPage.Figure(label: "Breathing source", value: breathing.components(separatedBy: ", ")[0], detail: breathing + " of the readings"))
+        }
         return figures
     }
 

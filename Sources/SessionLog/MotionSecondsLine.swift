@@ -38,6 +38,13 @@ struct MotionSecondsLine {
         if !cadences.isEmpty { object.addIntegers("spm", cadences) }
         object.add("posture", String(seconds.map { second in postures.first { $0.0 == second.motion.posture }!.1 }))
         object.addIntegers("steps_since", seconds.map { stepsWritten - $0.stepsBefore })
+        let breaths = seconds.compactMap(\.motion.breathing)
+        if !breaths.isEmpty {
+            object.add("breath_phase", String(seconds.map { $0.motion.breathing.map { $0.phase == .inhaling ? "i" : "e" } ?? "-" }))
+            object.addRaw("breath_per_min", "[" + breaths.map { "\($0.rate)" }.joined(separator: ",") + "]")
+            object.addRaw("breath_began_s", "[" + breaths.map { "\($0.breathBegan)" }.joined(separator: ",") + "]")
+            object.addRaw("breath_quality", "[" + breaths.map { "\($0.quality)" }.joined(separator: ",") + "]")
+        }
         return object.serialized + "\n"
     }
 
@@ -61,9 +68,20 @@ struct MotionSecondsLine {
         let postures = Array(try fields.string("posture"))
         let stepsSince = try fields.integers("steps_since")
         let count = offsets.count
+        // Chest breathing, when a second has it: a phase letter per second, numbers per breathing second.
+        let breathes = fields.value("breath_phase") != nil
+        let phases = breathes ? Array(try fields.string("breath_phase")) : Array(repeating: Character("-"), count: count)
+        let rates = breathes ? try fields.numbers("breath_per_min") : []
+        let began = breathes ? try fields.numbers("breath_began_s") : []
+        let qualities = breathes ? try fields.numbers("breath_quality") : []
+        guard began.count == rates.count, qualities.count == rates.count, rates.count == phases.count(where: { $0 != "-" }) else {
+            throw SessionFileReader.LineError(reason: "breath_per_min, breath_began_s and breath_quality must hold a number for each breathing second")
+        }
+        var breath = 0
         guard count > 0, [levels.count, intensities.count, postures.count, stepsSince.count].allSatisfy({ $0 == count }) else {
             throw SessionFileReader.LineError(reason: "offset_ms, level, mg, posture and steps_since must hold one entry for each second, at least one")
         }
+        guard phases.count == count else { throw SessionFileReader.LineError(reason: "breath_phase must hold a letter for each second") }
         var walking = cadences.makeIterator()
         var seconds: [(SessionFile.Motion, stepsSince: Int)] = []
         for index in 0..<count {
@@ -79,10 +97,27 @@ struct MotionSecondsLine {
                 cadence = steps == 0 ? nil : Double(steps)
             }
             let time = MotionTime(milliseconds: first + Int64(1000 * index + offsets[index]))
-            let motion = MotionSecond(level: level, intensity: intensities[index], cadence: cadence, posture: posture.0)
+            var breathing: ChestBreathing?
+            if phases.count == count, phases[index] != "-" {
+                let phase = phases[index] == "i" ? "inhaling" : phases[index] == "e" ? "exhaling" : String(phases[index])
+                breathing = try Self.breathing(rate: rates[breath], phase: phase, began: began[breath], quality: qualities[breath])
+                breath += 1
+            }
+            let motion = MotionSecond(level: level, intensity: intensities[index], cadence: cadence, posture: posture.0, breathing: breathing)
             seconds.append((SessionFile.Motion(time: time.seconds, second: motion), stepsSince[index]))
         }
         guard walking.next() == nil else { throw SessionFileReader.LineError(reason: "spm must hold a number for each walking second, no more") }
         return seconds
+    }
+
+    /// A second's chest breathing from its numbers and phase (`inhaling`, `exhaling`).
+    static func breathing(rate: Double, phase: String, began: Double, quality: Double) throws(SessionFileReader.LineError) -> ChestBreathing {
+        guard let phase = ChestBreathing.Phase(rawValue: phase) else {
+            throw SessionFileReader.LineError(reason: "breath_phase must be inhaling or exhaling (i or e in motion_seconds), not '\(phase)'")
+        }
+        guard rate > 0, rate < 100, began >= 0, began < 1000, (0...1).contains(quality) else {
+            throw SessionFileReader.LineError(reason: "breathing \(rate)/min, began \(began) s ago, quality \(quality) is not what hrvmon writes")
+        }
+        return ChestBreathing(rate: rate, phase: phase, breathBegan: began, quality: quality)
     }
 }

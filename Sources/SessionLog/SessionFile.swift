@@ -68,6 +68,8 @@ public struct SessionFile: Sendable {
         public var state: String
         public var level: Double?
         public var calibrating: Bool
+        /// Where the breathing rate was read (`chest`, `rr`); nil in files from before, or without a rate.
+        public var breathingSource: String?
     }
 
     public struct Note: Equatable, Sendable {

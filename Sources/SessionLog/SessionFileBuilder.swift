@@ -49,7 +49,7 @@ struct SessionFileBuilder {
                 heartRate: try fields.optionalDouble("hr_bpm"), rmssd: try fields.optionalDouble("rmssd_ms"),
                 lnRMSSD: try fields.optionalDouble("ln_rmssd"), sdnn: try fields.optionalDouble("sdnn_ms"),
                 state: try fields.string("state"), level: try fields.optionalDouble("level"),
-                calibrating: try fields.bool("calibrating")))
+                calibrating: try fields.bool("calibrating"), breathingSource: try fields.optionalString("breathing_source")))
         case "error":
             let step = SessionFile.Step.malformed(try hexBytes(try fields.string("bytes")), time: try fields.double("t"))
             flushPacket()
@@ -131,7 +131,13 @@ struct SessionFileBuilder {
             }
             let motion = SessionFile.Motion(
                 time: try fields.double("t"),
-                second: MotionSecond(level: level, intensity: try fields.double("mg"), cadence: try fields.optionalDouble("spm"), posture: posture))
+                second: MotionSecond(
+                    level: level, intensity: try fields.double("mg"), cadence: try fields.optionalDouble("spm"), posture: posture,
+                    breathing: try fields.optionalDouble("breath_per_min").map { rate throws(LineError) in
+                        try MotionSecondsLine.breathing(
+                            rate: rate, phase: try fields.string("breath_phase"), began: try fields.double("breath_began_s"),
+                            quality: try fields.double("breath_quality"))
+                    }))
             try addMotion([(motion, stepsSince: 0)])
         case MotionSecondsLine.type:
             try addMotion(try MotionSecondsLine.seconds(fields))

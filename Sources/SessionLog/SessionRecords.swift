@@ -63,6 +63,12 @@ public enum SessionRecords {
                 $0.add("mg", (second.intensity * 10).rounded() / 10)
                 if let cadence = second.cadence { $0.add("spm", cadence.rounded()) }
                 if let posture = second.posture { $0.add("posture", posture.rawValue) }
+                if let breathing = second.breathing {
+                    $0.add("breath_per_min", breathing.rate)
+                    $0.add("breath_phase", breathing.phase.rawValue)
+                    $0.add("breath_began_s", breathing.breathBegan)
+                    $0.add("breath_quality", breathing.quality)
+                }
             }
         case .desk(let change):
             with(record("desk", time)) {
@@ -129,6 +135,7 @@ public enum SessionRecords {
                 $0.add("calibrating", report.assessment.isCalibrating)
                 $0.add("beats", report.judgedBeats)
                 $0.add("breathing_per_min", report.assessment.breathingRate)
+                $0.add("breathing_source", report.assessment.breathingSource?.rawValue)
                 $0.add("motion", report.assessment.motion?.rawValue)
                 $0.add("dfa_alpha1", report.dfaAlpha1)
                 $0.add("coherence", report.coherence?.score)

@@ -2,6 +2,7 @@ import Dashboard
 import Foundation
 import HRV
 import Platform
+import Simulation
 import TestSupport
 import Testing
 
@@ -120,6 +121,22 @@ import Testing
         let coherence = try #require(replay.state.render(size: Self.wide, colors: false).first { $0.hasPrefix("  │ coherence ") })
         let score = try #require(Self.number(after: "coherence ", in: [coherence]))
         #expect((0...100).contains(score) && coherence.contains(" %  at ") && coherence.contains("/min"), "\(coherence)")
+        // The demo's breathing segment (6/min from 6:00) has filled the chest's 32 s: the pacer's
+        // feedback reads the chest's rate.
+        let feedback = replay.state.render(size: Self.wide, colors: false).first { $0.hasPrefix("  │ breathing ") }
+        #expect(feedback?.contains("/min (chest): with the pacer") == true, "\(feedback ?? "no feedback line")")
+    }
+
+    /// While walking the chest reads no breathing: the feedback is the RR spectrum's, and says
+    /// so; breathing at 13/min is not with a 6/min pacer.
+    @Test func thePacersFeedbackFallsBackToTheRRSpectrum() throws {
+        let replay = try DemoReplay(scenario: try Scenario(parsing: "rest:3m,rest:3m:move=walking"))
+        replay.play(until: 240)
+        replay.startExercise(at: 240)
+        replay.play(until: 250)
+        let lines = replay.state.render(size: Self.wide, colors: false)
+        let feedback = lines.first { $0.hasPrefix("  │ breathing ") }
+        #expect(feedback?.contains("/min (RR): not with the pacer, breathe slower") == true, "\(lines)")
     }
 
     /// A resonance assessment's step is paced like an exercise, named as its step, stopped with q

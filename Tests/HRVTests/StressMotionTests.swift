@@ -86,6 +86,19 @@ import Testing
         #expect(perDraw.allSatisfy { $0 <= 90 }, "\(name): \(perDraw)")
     }
 
+    /// Talking sways the trunk (the simulator's gestures at 0.4 and 1.1 Hz) over the breath: the
+    /// chest reads no breathing from that mixture (its quality stays under
+    /// `ChestBreathingMeter.minimumQuality`), so the gestures do not pass for faster breathing.
+    /// With a quality of 0.5 these draws showed 47–414 s of false stress each.
+    @Test func talkingGesturesAreNotBreathing() throws {
+        let scenario = try Scenario(parsing: "rest:2m,talking:3m")
+        for seed: UInt64 in [3, 9, 18, 19] {
+            let seconds = SimulatedMotion.seconds(of: scenario, seed: seed)
+            #expect(seconds[60..<120].allSatisfy { $0.breathing != nil }, "seed \(seed): seated rest breathes")
+            #expect(seconds[160...].allSatisfy { $0.breathing == nil }, "seed \(seed): \(seconds[160...].compactMap(\.breathing))")
+        }
+    }
+
     /// Standing up moves the chest, then heart rate steps up: posture, with the accelerometer as
     /// without it; and the exercise preset runs (`activity` moves by default): activity, then recovery.
     @Test func standingUpAndExercise() throws {

@@ -109,6 +109,40 @@ import Testing
         #expect(recording.motionLines.count == 3, "two lines of 20 seconds, then the 12 of a stream that stopped")
     }
 
+    /// Seconds with the chest's breathing among seconds without: each reads back with its
+    /// rate, phase, onset and quality exactly, as the live detector judged with them.
+    @Test func chestBreathingReadsBackExactly() throws {
+        var recording = Recording()
+        let breathing = [
+            ChestBreathing(rate: 13.2, phase: .inhaling, breathBegan: 1.4, quality: 0.93),
+            ChestBreathing(rate: 6.1, phase: .exhaling, breathBegan: 7.3, quality: 0.5),
+        ]
+        var seconds: [MotionSecond] = []
+        for second in 0..<25 {
+            recording.packet(1024, at: 100 + Double(second))
+            var motion = second % 4 == 3 ? Self.walking : Self.still
+            if motion.level == .still, second % 3 != 0 { motion.breathing = breathing[second % 2] }
+            seconds.append(motion)
+            recording.motion(motion, at: 100.5 + Double(second))
+        }
+        recording.text += recording.lines.finish()
+        let file = try recording.read()
+        #expect(file.motion.map(\.second) == seconds)
+        #expect(recording.motionLines[0].contains(#""breath_phase":"-ei-ie--i-i--ei-ie--""#), "\(recording.motionLines[0])")
+        #expect(!recording.motionLines.contains { $0.contains("13.200") }, "a tenth as a tenth")
+        let perSecond = try MotionLineTests.read([
+            #"{"type":"packet","t":100,"hr_bpm":60,"rr_1024":[1000]}"#,
+            #"{"type":"motion","t":100.5,"level":"still","mg":6.3,"posture":"upright","breath_per_min":13.2,"breath_phase":"inhaling","breath_began_s":1.4,"breath_quality":0.93}"#,
+        ])
+        #expect(perSecond.motion.first?.second.breathing == breathing[0])
+        #expect(throws: (any Error).self) {
+            try MotionLineTests.read([
+                #"{"type":"packet","t":100,"hr_bpm":60,"rr_1024":[1000]}"#,
+                #"{"type":"motion","t":100.5,"level":"still","mg":6.3,"breath_per_min":13.2,"breath_phase":"holding","breath_began_s":1.4,"breath_quality":0.93}"#,
+            ])
+        }
+    }
+
     /// What is still waiting when the session ends is written before the summary.
     @Test func theLastSecondsComeAtTheEnd() throws {
         var recording = Recording()

@@ -20,12 +20,12 @@ public enum ReferenceReader {
         try run("ecg_reference", cases)
     }
 
-    /// Runs ReferenceReaders/`script`.py with `arguments`; the JSON object it printed.
-    private static func run(_ script: String, _ arguments: [String]) throws -> [String: Any] {
-        let url = Bundle.module.url(forResource: script, withExtension: "py", subdirectory: "ReferenceReaders")!
+    /// What ReferenceReaders/`script`.py prints (JSON) when run with `arguments`.
+    public static func run(_ name: String, _ arguments: [String]) throws -> [String: Any] {
+        let script = Bundle.module.url(forResource: name, withExtension: "py", subdirectory: "ReferenceReaders")!
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", url.path] + arguments
+        process.arguments = ["python3", script.path] + arguments
         // bids-validator is installed under .build, as pylsl is (scripts/install-python-readers.sh).
         process.environment = ProcessInfo.processInfo.environment.merging(
             ["PYTHONPATH": Repository.root.appendingPathComponent(".build/bids-validator").path]) { $1 }
@@ -37,7 +37,7 @@ public enum ReferenceReader {
         let (data, errorData) = TestChild.collect(process, output: output, errors: errors)
         guard process.terminationStatus == 0, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw Failure(description: """
-                \(script).py \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus)); \
+                \(name).py \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus)); \
                 scripts/install-python-readers.sh installs its readers:
                 \(String(decoding: errorData, as: UTF8.self))
                 """)

@@ -160,6 +160,18 @@ import Testing
         #expect(metrics.contains { $0.contains(#""state":"activity""#) && $0.contains(#""motion":"walking""#) })
         #expect(metrics.contains { $0.contains(#""state":"rest""#) && $0.contains(#""motion":"still""#) })
         #expect(!lines.contains { $0.contains(#""state":"stress""#) })
+        // Breathing from the chest while still (after its first 32 s), none while walking; the
+        // detector takes it, and the RR spectrum while walking.
+        #expect(motion[40..<175].allSatisfy { $0.contains(#""breath_per_min":"#) }, "\(motion[40..<175].filter { !$0.contains("breath") })")
+        #expect(motion.dropFirst(185).allSatisfy { !$0.contains("breath") })
+        let rates = motion[40..<175].compactMap { Self.number(after: #""breath_per_min":"#, in: $0) }
+        #expect(rates.allSatisfy { abs($0 - 13) <= 1 }, "the rest segment breathes 13 a minute: \(rates)")
+        #expect(metrics.contains { $0.contains(#""calibrating":true"#) && $0.contains(#""breathing_source":"chest""#) }, "seated rest")
+        #expect(metrics.contains { $0.contains(#""state":"activity""#) && $0.contains(#""breathing_source":"rr""#) })
+    }
+
+    static func number(after key: String, in line: String) -> Double? {
+        line.range(of: key).flatMap { Double(line[$0.upperBound...].prefix { $0.isNumber || $0 == "." }) }
     }
 
     /// `analyze` of the saved session gives the detector the `motion` lines again, in their place
@@ -174,6 +186,14 @@ import Testing
         let analysed = try #require(try Hrvmon.run(["analyze", "--format", "json", directory + "/" + name], environment: environment).json)
         #expect((analysed["stress_windows"] as? [Any])?.isEmpty == true, "\(analysed["stress_windows"] ?? "")")
         #expect((analysed["activity_windows"] as? [Any])?.count == 1, "\(analysed["activity_windows"] ?? "")")
+        // Its motion and where its breathing was read.
+        let motion = try #require(analysed["motion_seconds"] as? [String: Double])
+        #expect((170...181).contains(motion["still"] ?? 0) && (170...181).contains(motion["walking"] ?? 0), "\(motion)")
+        let sources = try #require(analysed["breathing_source_seconds"] as? [String: Double])
+        #expect((sources["chest"] ?? 0) > 60 && (sources["rr"] ?? 0) > 60, "\(sources)")
+        let text = try Hrvmon.run(["analyze", directory + "/" + name], environment: environment).stdout
+        #expect(text.contains("  Motion       still ") && text.contains("walking ") && text.contains("of the accelerometer)"), "\(text)")
+        #expect(text.contains("  Breathing    from ") && text.contains("from the chest ") && text.contains("from RR "), "\(text)")
     }
 
     /// During the exercise the demo takes itself, session time runs at real time, so the pacer
