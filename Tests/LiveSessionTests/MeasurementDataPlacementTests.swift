@@ -35,7 +35,7 @@ import Testing
     /// An accelerometer frame of 36 samples, its last at `strapSeconds`.
     static func accelerometerFrame(strapSeconds: Double) -> PMDFrame {
         PMDFrame(
-            measurementType: .acceleration, timestamp: strapEpoch + UInt64(strapSeconds * 1e9), frameType: 1,
+            measurementType: .acc, timestamp: strapEpoch + UInt64(strapSeconds * 1e9), frameType: 1,
             samples: .acceleration(Array(repeating: .init(x: 0, y: 0, z: 1000), count: 36)))
     }
 
@@ -123,7 +123,7 @@ import Testing
         run.receive(Self.frame(0, strapSeconds: 10), sampleRate: 130, at: 1000.02)
         run.receive(Self.accelerometerFrame(strapSeconds: 10.1), sampleRate: 50, at: 1000.4)
         run.receive(Self.frame(1, strapSeconds: 10 + 73 / 130.0), sampleRate: 130, at: 1000.9)
-        #expect(abs(try #require(collector.frames[1].times.last) - 1000.4) < 1e-6)
+        #expect(abs((collector.frames[1].times.last ?? 0) - 1000.4) < 1e-6)
         #expect(abs(collector.runs[1].time(ofSample: 72) - (1000.02 + 73 / 130.0 + 0.0001)) < 1e-6)
     }
 }
