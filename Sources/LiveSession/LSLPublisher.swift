@@ -9,7 +9,8 @@ import SessionLog
 /// sensor's RR stream, stamped at the beat, and the session's markers (`SessionMarkers`). The
 /// streams open when the sensor is known, as its identity is in their info; the accelerometer's
 /// and ECG's when their first frame comes, each sample stamped by the strap's sample clock
-/// (`MeasurementDataTime`) laid on LSL's clock as the beats are. Pushing never blocks.
+/// placed on the session's clock by `SessionRun` (`MeasurementDataPlacement`, the times the
+/// session file's ECG has) and laid on LSL's clock as the beats are. Pushing never blocks.
 public final class LSLPublisher: SessionOutput {
     /// How a session time (Unix seconds, the `t` of its lines) becomes an LSL timestamp.
     public enum Timestamps {
@@ -35,7 +36,6 @@ public final class LSLPublisher: SessionOutput {
     private var pending: [(text: String, time: Double)] = []
     private var announced = false
     private var announcedMeasurementData = 0
-    private var measurementTime = MeasurementDataTime()
     /// The last timestamp pushed on each Measurement Data stream: a later anchor never sends one back.
     private var lastPushed: [PMDMeasurementType: Double] = [:]
     private var failed = false
@@ -58,8 +58,6 @@ public final class LSLPublisher: SessionOutput {
         case .sensor(.identity(let name, let address)):
             open(sensorName: name, address: address, at: time)
             announce(at: time)
-        case .link(let status) where status.state != .connected:
-            measurementTime.restart()
         case .live(.beat(let beat)):
             // The link reports the sensor before its first notification; this is only a safeguard.
             if streams == nil { open(sensorName: nil, address: "unknown", at: time) }
@@ -73,7 +71,7 @@ public final class LSLPublisher: SessionOutput {
     }
 
     /// The frame's samples on the stream of its type (opened with the first), each at its time.
-    public func measurementDataArrived(_ frame: PMDFrame, sampleRate: Double, at time: Double) {
+    public func measurementDataArrived(_ frame: PMDFrame, sampleRate: Double, sampleTimes: [Double], at time: Double) {
         guard let streams, !failed else { return }
         let type = frame.measurementType
         let values: [[Float]]
@@ -96,8 +94,7 @@ public final class LSLPublisher: SessionOutput {
         } catch {
             return fail("cannot publish the strap's \(type) on the Lab Streaming Layer: \(error)", at: time)
         }
-        let times = measurementTime.sampleTimes(of: frame, sampleRate: sampleRate, arrivedAt: time)
-        for (sample, sampleTime) in zip(values, times) {
+        for (sample, sampleTime) in zip(values, sampleTimes) {
             let stamp = max(timestamp(sampleTime), lastPushed[type].map { $0.nextUp } ?? -.infinity)
             lastPushed[type] = stamp
             if let failure = outlet.push(sample, at: stamp) { return report(failure, at: time) }

@@ -12,8 +12,9 @@ public protocol SessionOutput: AnyObject {
     /// A notification that carried beats arrived at `time`; its events follow.
     func notificationArrived(_ measurement: HeartRateMeasurement, at time: Double)
     /// A frame of the strap's Measurement Data (accelerometer or ECG) arrived at `time`, its
-    /// samples taken at `sampleRate` a second.
-    func measurementDataArrived(_ frame: PMDFrame, sampleRate: Double, at time: Double)
+    /// samples taken at `sampleRate` a second, at `sampleTimes` on the session's clock (oldest
+    /// first; the times the session file's ECG has too).
+    func measurementDataArrived(_ frame: PMDFrame, sampleRate: Double, sampleTimes: [Double], at time: Double)
     /// Samples of the strap's ECG (`--ecg`), placed on the session's clock: not an event, so the
     /// outputs that print events are not flooded with 130 samples a second.
     func ecgArrived(_ samples: ECGSamples)
@@ -21,6 +22,6 @@ public protocol SessionOutput: AnyObject {
 
 extension SessionOutput {
     public func notificationArrived(_ measurement: HeartRateMeasurement, at time: Double) {}
-    public func measurementDataArrived(_ frame: PMDFrame, sampleRate: Double, at time: Double) {}
+    public func measurementDataArrived(_ frame: PMDFrame, sampleRate: Double, sampleTimes: [Double], at time: Double) {}
     public func ecgArrived(_ samples: ECGSamples) {}
 }

@@ -19,8 +19,8 @@ public final class SessionRun {
     private var stressStarts: [Double] = []
     /// The accelerometer's samples into seconds of motion, at the strap's rate.
     private var motion: MotionMeter?
-    /// The ECG's frames onto the session's clock.
-    private var ecg = ECGPlacement()
+    /// The Measurement Data's samples onto the session's clock, once for every output.
+    private var placement = MeasurementDataPlacement()
 
     public init(session: SessionPipeline, outputs: [SessionOutput]) {
         self.session = session
@@ -56,15 +56,17 @@ public final class SessionRun {
         report(.desk(change), at: time)
     }
 
-    /// A frame of the strap's Measurement Data that came at `time`: to the outputs that take the
+    /// A frame of the strap's Measurement Data that came at `time`: its samples placed on the
+    /// session's clock (once, so every output has the same times) to the outputs that take the
     /// samples themselves (LSL), an accelerometer's into motion, an ECG's to the session file.
     public func receive(_ frame: PMDFrame, sampleRate: Double, at time: Double) {
-        for output in outputs { output.measurementDataArrived(frame, sampleRate: sampleRate, at: time) }
+        let times = placement.sampleTimes(of: frame, sampleRate: sampleRate, arrivedAt: time)
+        for output in outputs { output.measurementDataArrived(frame, sampleRate: sampleRate, sampleTimes: times, at: time) }
         switch frame.samples {
         case .acceleration(let samples):
             receive(acceleration: samples.lazy.map { SIMD3(Double($0.x), Double($0.y), Double($0.z)) }, sampleRate: sampleRate, at: time)
-        case .ecg:
-            receive(ecg: frame, sampleRate: sampleRate, at: time)
+        case .ecg(let microvolts):
+            record(ecg: microvolts, at: times, sampleRate: sampleRate)
         }
     }
 
@@ -80,18 +82,26 @@ public final class SessionRun {
         }
     }
 
-    /// An ECG frame (`--ecg`) from the strap's Measurement Data or the demo's simulated strap,
-    /// arriving at `time`: its samples, placed on the session's clock, go to the outputs that keep
-    /// them (the session file); a frame of another measurement is not the ECG's.
+    /// An ECG frame (`--ecg`) from the demo's simulated strap, arriving at `time`: its samples,
+    /// placed on the session's clock, go to the outputs that keep them (the session file); a frame
+    /// of another measurement is not the ECG's.
     public func receive(ecg frame: PMDFrame, sampleRate: Double, at time: Double) {
         guard case .ecg(let microvolts) = frame.samples else { return }
-        let samples = ecg.place(frame, microvolts: microvolts, sampleRate: sampleRate, arrivedAt: time)
+        record(ecg: microvolts, at: placement.sampleTimes(of: frame, sampleRate: sampleRate, arrivedAt: time), sampleRate: sampleRate)
+    }
+
+    /// ECG samples at their placed `times` (evenly spaced by the strap's clock) to the outputs; a
+    /// single sample is `sampleRate` from the next.
+    private func record(ecg microvolts: [Int32], at times: [Double], sampleRate: Double) {
+        guard let first = times.first, let last = times.last else { return }
+        let period = times.count > 1 ? (last - first) / Double(times.count - 1) * 1e9 : 1e9 / sampleRate
+        let samples = ECGSamples(startMicroseconds: Int64((first * 1e6).rounded()), periodNanoseconds: Int64(period.rounded()), microvolts: microvolts)
         for output in outputs { output.ecgArrived(samples) }
     }
 
     /// The beats before and after `time` are not neighbours (and the ECG starts anew).
     public func breakContinuity(at time: Double) {
-        ecg.reset()
+        placement.reset()
         session.breakContinuity(at: time) { report(.live($0), at: time) }
     }
 

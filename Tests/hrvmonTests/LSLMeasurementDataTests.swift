@@ -24,8 +24,10 @@ import Testing
 
     /// What pylsl received of a stream is a run of what the strap sent, value for value; each
     /// timestamp is the sample's time on the strap's clock (the fake's monotonic clock, which is
-    /// LSL's) plus a delivery delay of under half a second that only ever shrinks while the link
-    /// stays up (the strap's spacing kept exactly); the timestamps rise throughout.
+    /// LSL's) plus a delivery delay of under half a second that, while the link stays up, grows
+    /// by at most the placement's creep (0.1 ms) a frame, whatever the delivery's jitter, and
+    /// shrinks as soon as a frame comes sooner (the strap's spacing kept exactly); the timestamps
+    /// rise throughout.
     static func expectSamples(_ received: [(values: [Double], timestamp: Double)], _ sent: [[Double]], _ stream: String, rate: Double) throws {
         let first = try #require(received.first, "no \(stream) samples")
         let starts = sent.indices.filter { start in
@@ -45,7 +47,7 @@ import Testing
                 continue
             }
             let before = received[index - 1].timestamp - sent[start + index - 1][0]
-            #expect(delay <= before + 1e-4, "\(stream) sample \(index): the delay grew from \(before) to \(delay) s")
+            #expect(delay <= before + 1e-4 + 1e-6, "\(stream) sample \(index): the delay grew from \(before) to \(delay) s")
         }
         #expect(reconnects == 1, "\(stream): \(reconnects) gaps in what was sent")
     }
