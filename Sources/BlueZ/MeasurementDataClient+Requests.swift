@@ -23,8 +23,7 @@ extension MeasurementDataClient {
             // The reply may only be late (a starved process reads it after its timer): a start
             // may have started the stream, so it is stopped on exit and restarted after a strap's stop.
             if case .start = request { self.streaming.insert(request.measurementType) }
-            self.onEvent(.notice("the strap did not answer \(self.describe(request)) within \(Int(Self.replyTimeout)) s"))
-            self.sendNext()
+            self.failedInTransit(request, "the strap did not answer \(self.describe(request)) within \(Int(Self.replyTimeout)) s")
         }
         inFlight = (request, timer)
         assembler.reset()
@@ -37,9 +36,24 @@ extension MeasurementDataClient {
             current.timer.cancel()
             self.inFlight = nil
             guard error.name != BlueZNames.Error.notConnected else { return }
-            self.onEvent(.notice("writing \(self.describe(request)) to the strap failed: \(error)"))
-            self.sendNext()
+            let problem = "writing \(self.describe(request)) to the strap failed: \(error)"
+            guard Self.isTransient(error) else {
+                self.onEvent(.notice(problem))
+                return self.sendNext()
+            }
+            self.failedInTransit(request, problem)
         }
+    }
+
+    /// Nothing is asked again while the streams are being stopped (exit, contact lost, before a
+    /// disconnect); a late start's second ask is answered "already in state", counted as started.
+    func failedInTransit(_ request: PMDRequest, _ problem: String) {
+        if request.operation == .stop || isWindingDown {
+            onEvent(.notice(problem))
+        } else {
+            retryLater(problem, request)
+        }
+        sendNext()
     }
 
     func indication(_ bytes: [UInt8]) {
@@ -77,6 +91,7 @@ extension MeasurementDataClient {
             if !isWindingDown { queue.insert(.start(type, choice), at: 0) }
         case .start(_, let settings):
             streaming.insert(type)
+            retry.reset()
             let already = reply.status == .alreadyInState ? " (it was already running)" : ""
             onEvent(.notice("streaming the strap's \(type) at \(settings.sampleRate) Hz\(already)"))
         case .stop:
@@ -114,6 +129,7 @@ extension MeasurementDataClient {
         var types = streaming
         if let request = inFlight?.request, case .start = request { types.insert(request.measurementType) }
         queue = types.sorted { $0.rawValue < $1.rawValue }.map(PMDRequest.stop)
+        cancelRetry()
         if pausing, isActive { phase = .paused }
         let previous = whenQuiet
         whenQuiet = {
@@ -128,6 +144,7 @@ extension MeasurementDataClient {
     func resume() {
         guard phase == .paused else { return }
         phase = .working
+        guard offered != nil else { return readFeatures() }
         enqueue(wanted.filter { offered?.offers($0) == true }.map { type in chosen[type].map { .start(type, $0) } ?? .getSettings(type) })
     }
 

@@ -8,7 +8,9 @@ import PolarMeasurementData
 /// write at a time, each answered by an indication before the next — and hands on the frames.
 /// It starts over after every reconnect (a stream ends with the link), stops the streams when
 /// asked (exit, contact lost, before disconnecting: a strap left streaming drains its battery),
-/// and says why when the strap refuses. A strap without the service is left alone.
+/// and says why when the strap refuses. A feature read or a request that fails in transit (a D-Bus
+/// error, no answer: a slow strap) is tried again after 2, 4, 8 … 60 s while the connection lasts.
+/// A strap without the service is left alone.
 /// The bytes and their sources: shared/POLAR-PMD.md, `PolarMeasurementData`.
 final class MeasurementDataClient {
     static let service = "fb005c80-02e7-f387-1cad-8acd2d8df0c8"
@@ -57,6 +59,11 @@ final class MeasurementDataClient {
     var malformedFrames = 0
     /// Called once the queue is empty and nothing is in flight (a stop in progress).
     var whenQuiet: (() -> Void)?
+    /// Pauses between tries of what failed in transit, this connection; back to 2 s after a success.
+    var retry = Backoff(initial: 2, maximum: 60)
+    var retryTimer: EventLoop.Timer?
+    /// Requests to send again when `retryTimer` fires (none: the feature read is tried again).
+    var retryRequests: [PMDRequest] = []
 
     init(client: BlueZClient, loop: EventLoop, wanted: [PMDMeasurementType]) {
         self.client = client
@@ -97,6 +104,9 @@ final class MeasurementDataClient {
         streaming = []
         restartedAfterStrapStop = []
         malformedFrames = 0
+        offered = nil
+        cancelRetry()
+        retry.reset()
         phase = .idle
         finishIfQuiet()
     }
@@ -136,12 +146,15 @@ final class MeasurementDataClient {
         client.call(controlPoint, BlueZNames.gattCharacteristic, "ReadValue", [.properties([:])]) { [weak self] result in
             guard let self, generation == self.generation, self.phase == .working else { return }
             switch result {
+            case .failure(let error) where Self.isTransient(error):
+                self.retryLater("reading the strap's Measurement Data features failed: \(error)")
             case .failure(let error):
                 self.fail("motion data off: reading the strap's Measurement Data features failed: \(error)", error)
             case .success(let values):
                 do {
                     let features = try PMDFeatures(parsing: values.first?.bytes ?? [])
                     self.offered = features
+                    self.retry.reset()
                     let streams = self.wanted.filter(features.offers)
                     guard !streams.isEmpty else {
                         return self.fail("motion data off: the strap's Measurement Data service offers no \(self.wanted.map(\.description).joined(separator: " or ")) stream")
@@ -152,6 +165,38 @@ final class MeasurementDataClient {
                 }
             }
         }
+    }
+
+    // MARK: Trying again
+
+    /// Failed in transit, not refused: the strap may answer a moment later. (NotConnected: the
+    /// link is going down; NotSupported, NotPermitted: asking again gets the same answer.)
+    static func isTransient(_ error: DBusError) -> Bool {
+        ![BlueZNames.Error.notConnected, BlueZNames.Error.notSupported, BlueZNames.Error.notPermitted].contains(error.name)
+    }
+
+    /// Tries again after the next pause: `request`, or the feature read when nil. Told once per
+    /// run of failures, not on every try; beats never wait for it (a timer on the loop).
+    func retryLater(_ problem: String, _ request: PMDRequest? = nil) {
+        if let request { retryRequests.append(request) }
+        guard retryTimer == nil else { return }
+        if retry.attempts == 0 { onEvent(.notice("\(problem); trying again while the strap is connected")) }
+        let generation = generation
+        retryTimer = loop.schedule(after: retry.next()) { [weak self] in
+            guard let self, generation == self.generation else { return }
+            self.retryTimer = nil
+            let requests = self.retryRequests
+            self.retryRequests = []
+            guard !self.isWindingDown else { return }
+            self.phase = .working
+            if self.offered == nil { self.readFeatures() } else { self.enqueue(requests) }
+        }
+    }
+
+    func cancelRetry() {
+        retryTimer?.cancel()
+        retryTimer = nil
+        retryRequests = []
     }
 
     func fail(_ message: String, _ error: DBusError? = nil) {

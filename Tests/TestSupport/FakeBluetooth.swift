@@ -66,6 +66,9 @@ public final class FakeBluetooth: @unchecked Sendable {
         /// How much later than other replies a start's reply comes (as a client that reads it
         /// late, starved of CPU, sees it).
         public var pmdStartReplyDelayMs = 0
+        /// How many of the first feature reads fail (org.bluez.Error.Failed: bluetoothd gave up
+        /// on a slow strap); counted over the fake's life, not per connection.
+        public var pmdFailedFeatureReads = 0
 
         public enum CodingKeys: String, CodingKey {
             case adapter, address, addressType = "address_type", name, rssi, paired, trusted, bonded
@@ -76,6 +79,7 @@ public final class FakeBluetooth: @unchecked Sendable {
             case connectTimeoutMs = "connect_timeout_ms", mtu, appearance, icon, manufacturer, model
             case announceConnected = "announce_connected", connectedSignalDelayMs = "connected_signal_delay_ms"
             case pmd, pmdStartDelayMs = "pmd_start_delay_ms", pmdStartReplyDelayMs = "pmd_start_reply_delay_ms"
+            case pmdFailedFeatureReads = "pmd_failed_feature_reads"
         }
 
         /// A Polar H10 strap, unpaired, in range, worn on the chest, battery 87 %.

@@ -166,5 +166,6 @@ import Testing
         let calls = (try fake.run("calls")["calls"] as? [[String: Any]] ?? []).compactMap { $0["method"] as? String }
         #expect(!calls.contains("WriteValue") && calls.filter { $0 == "StartNotify" }.count == 1, "\(calls)")
         #expect(!monitor.objects.contains { $0["type"] as? String == "motion" })
+        #expect(MeasurementDataRetryTests.told(monitor).isEmpty, "nothing to try again without the service")
     }
 }

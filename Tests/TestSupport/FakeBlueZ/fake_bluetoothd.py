@@ -807,6 +807,10 @@ class CharModel:
                 # the peer answers with ATT "Read Not Permitted"
                 err(bz_error('NotPermitted', 'Read not permitted'))
                 return
+            if self.uuid == PMD_CONTROL_POINT and self.device.pmd.fail_feature_read():
+                # A strap slow to answer: bluetoothd gives up on the read.
+                err(bz_error('Failed'))
+                return
             data = self.peer_value()
             self.value = data
             self.emit(['Value'], flush=True)   # write_characteristic_cb
@@ -1066,7 +1070,8 @@ class DeviceModel:
         self.name = cfg.get('name')
         self.services_cfg = [short_uuid(s) for s in cfg.get('services', ['180d', '180f'])]
         # Polar's Measurement Data service beside the heart-rate one (pmd_strap.py).
-        self.pmd = PmdStrap(self, int(cfg.get('pmd_start_delay_ms', 0)), log, int(cfg.get('pmd_start_reply_delay_ms', 0))) \
+        self.pmd = PmdStrap(self, int(cfg.get('pmd_start_delay_ms', 0)), log, int(cfg.get('pmd_start_reply_delay_ms', 0)),
+                            int(cfg.get('pmd_failed_feature_reads', 0))) \
             if cfg.get('pmd') else None
         adv = cfg.get('advertised_uuids')
         if adv is None:

@@ -33,8 +33,11 @@ SENT_KEPT = 20000
 
 
 class PmdStrap:
-    def __init__(self, device, start_delay_ms, log, start_reply_delay_ms=0):
+    def __init__(self, device, start_delay_ms, log, start_reply_delay_ms=0, failed_feature_reads=0):
         self.device = device
+        # How many feature reads (of the control point) still fail before one is answered.
+        self.failed_feature_reads = failed_feature_reads
+        self.feature_reads = 0
         self.start_delay_ms = start_delay_ms
         self.start_reply_delay_ms = start_reply_delay_ms
         self.log = log
@@ -59,6 +62,13 @@ class PmdStrap:
         return c is not None and any(s['registered'] for s in c.sessions.values())
 
     # ---- control point
+    def fail_feature_read(self):
+        self.feature_reads += 1
+        if self.failed_feature_reads <= 0:
+            return False
+        self.failed_feature_reads -= 1
+        return True
+
     def write(self, value):
         data = bytes(value)
         on = self.indications_on()
@@ -192,6 +202,7 @@ class PmdStrap:
         return {'streams': sorted(NAMES[k] for k in self.streams),
                 'frames': {NAMES[k]: s['frames'] for k, s in self.streams.items()},
                 'writes': list(self.writes), 'starts': self.starts, 'stops': self.stops,
+                'feature_reads': self.feature_reads,
                 'indications': self.indications_on()}
 
 
