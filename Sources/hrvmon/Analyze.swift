@@ -169,11 +169,12 @@ extension Analyze {
             }
         }
         let device = session.header.deviceName ?? session.header.deviceAddress ?? "an unknown sensor"
-        let summary = AnalysisSummary(
+        var summary = AnalysisSummary(
             source: path,
             input: "session \(session.header.id) from \(device), \(Formatting.count(replayed.recording.rawBeats, "RR interval")) in 1/1024 s",
             correction: replayed.configuration.correction, totals: replayed.recording, variability: measures.finish(),
             detections: replayed.detections, judge: replayed.judge)
+        summary.ecgCheck = ECGCheck(session)
         var output = FileStream.standardOutput
         output.write(rendered(summary, resonance: resonance))
         output.flush()
