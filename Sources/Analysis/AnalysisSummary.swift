@@ -24,6 +24,8 @@ public struct AnalysisSummary {
     public var motionSeconds: [MotionSecond.Level: Int] = [:]
     /// The frequency domain, DFA, SampEn and stress index (AnalysisSummary+Variability).
     public var variability: VariabilityMetrics?
+    /// The strap's RR against its ECG, for a session recorded with it (AnalysisSummary+ECGCheck).
+    public var ecgCheck: ECGCheck?
 
     public init(
         source: String, input: String, correction: ArtifactCorrector.Configuration?, totals: RecordingTotals,
@@ -116,6 +118,7 @@ public struct AnalysisSummary {
             return item
         })
         addVariability(to: &object)
+        addECGCheck(to: &object)
         return object
     }
 
@@ -205,6 +208,7 @@ public struct AnalysisSummary {
         } else {
             lines.append("  Correction   off: intervals analysed as given")
         }
+        lines += ecgCheckLines(fixed)
         return lines.joined(separator: "\n") + "\n"
     }
 

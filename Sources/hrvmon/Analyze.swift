@@ -175,6 +175,7 @@ extension Analyze {
             correction: replayed.configuration.correction, totals: replayed.recording, variability: measures.finish(),
             detections: replayed.detections, judge: replayed.judge)
         summary.motionSeconds = AnalysisSummary.motionSeconds(of: session)
+        summary.ecgCheck = ECGCheck(session)
         var output = FileStream.standardOutput
         output.write(rendered(summary, resonance: resonance))
         output.flush()
