@@ -4,7 +4,8 @@
 /// `participant` is its own name (`current_user`), so PostgreSQL itself refuses the rest.
 ///
 /// What a participant may do: read the study's name, categories, time-shift setting and consent
-/// texts; insert its consent; insert, read and delete its own sessions and beats, its own
+/// texts; insert its consent; insert (a session's row: only the columns its hrvmon sends, not
+/// the server's counts), read and delete its own sessions and beats, its own
 /// check-ins and answers to "Was that stress?" (`selfReports`), its own notes and events (reading
 /// its own rows is its upload state, and `ON CONFLICT` needs it); update only how far its own sessions were recorded
 /// (`recorded_until`, `recorded_beats`: what `status` finds gaps against); nothing on
@@ -73,7 +74,9 @@ enum StudySchema {
         GRANT USAGE ON SCHEMA hrvmon_study TO \(group);
         GRANT SELECT ON hrvmon_study.study, hrvmon_study.consent_versions TO \(group);
         GRANT INSERT ON hrvmon_study.consents TO \(group);
-        GRANT SELECT, INSERT, DELETE ON hrvmon_study.sessions, hrvmon_study.beats TO \(group);
+        -- INSERT on sessions: only the columns beatsCountedPerSession grants.
+        GRANT SELECT, DELETE ON hrvmon_study.sessions TO \(group);
+        GRANT SELECT, INSERT, DELETE ON hrvmon_study.beats TO \(group);
         GRANT UPDATE (recorded_until, recorded_beats) ON hrvmon_study.sessions TO \(group);
         ALTER TABLE hrvmon_study.consents ENABLE ROW LEVEL SECURITY;
         ALTER TABLE hrvmon_study.sessions ENABLE ROW LEVEL SECURITY;

@@ -44,7 +44,14 @@ import Testing
         DROP FUNCTION hrvmon_study.beats_added(), hrvmon_study.beats_removed(), hrvmon_study.find_gaps(name, text, integer, integer);
         DROP TABLE hrvmon_study.beat_gaps;
         ALTER TABLE hrvmon_study.sessions DROP COLUMN beats_received, DROP COLUMN first_beat, DROP COLUMN last_beat, DROP COLUMN last_received;
+        DO $$ BEGIN EXECUTE format('GRANT INSERT ON hrvmon_study.sessions TO %I', (SELECT participant_role FROM hrvmon_study.study)); END $$;
         UPDATE hrvmon_study.study SET format = 3;
+        """
+    /// Whether the participants may insert a session's `received` (the server's, as its counts
+    /// are from format 4) and its `started`.
+    static let sessionInsertGrants = """
+        SELECT has_column_privilege(participant_role, 'hrvmon_study.sessions', 'received', 'INSERT')::text || ' '
+            || has_column_privilege(participant_role, 'hrvmon_study.sessions', 'started', 'INSERT')::text FROM hrvmon_study.study
         """
 
     @Test(arguments: [1, 2]) func createAgainMigratesAStudyOfAnOlderFormat(format: Int) throws {
@@ -72,8 +79,11 @@ import Testing
         let session = try StudyGapTests.recordWithALinkLoss(participant)
         #expect(try participant.run(["study", "sync"]).status == 0)
         #expect(try study.server.researcherSQL(study.database, Self.formatThree).status == 0)
+        #expect(try study.serverColumn(Self.sessionInsertGrants) == ["true true"])
         #expect(try study.create(offering: "rr,notes").status == 0)
         #expect(try study.serverColumn("SELECT format FROM hrvmon_study.study") == ["4"])
+        // The counts are the server's from now on: a participant inserts only what it sends.
+        #expect(try study.serverColumn(Self.sessionInsertGrants) == ["false true"])
         var status = try StudyGapTests.status(study, participant)
         // Counted as the beats the table holds.
         var stored = try study.serverBeats(participant).rows

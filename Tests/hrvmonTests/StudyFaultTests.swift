@@ -49,6 +49,18 @@ import Testing
             let forged = try attempt(insert)
             #expect(forged.status != 0 && forged.stderr.contains("row-level security"), "\(forged.stderr)")
         }
+        // Its own session's counts are the server's: neither changed nor inserted forged, and
+        // the gaps between its beats are not its to read.
+        let ownSession = "SELECT session FROM hrvmon_study.sessions LIMIT 1"
+        for sql in [
+            "UPDATE hrvmon_study.sessions SET beats_received = 999999 WHERE session = (\(ownSession))",
+            "INSERT INTO hrvmon_study.sessions (session, started, beats_received) VALUES ('forged', 0, 999999)",
+            "INSERT INTO hrvmon_study.sessions (session, started, last_beat) VALUES ('forged-end', 0, 1e12)",
+            "SELECT count(*) FROM hrvmon_study.beat_gaps",
+        ] {
+            let forged = try attempt(sql)
+            #expect(forged.status != 0 && forged.stderr.contains("permission denied"), "\(sql): \(forged.stdout) \(forged.stderr)")
+        }
         let consent = try attempt("INSERT INTO hrvmon_study.consents (participant, version, sha256, categories) VALUES ('\(victim.pseudonym)', 1, 'x', '{rr}')")
         #expect(consent.status != 0 && consent.stderr.contains("row-level security"), "\(consent.stderr)")
         // Who else takes part: the participant list, the consents, and the catalogue's role list.
