@@ -5,9 +5,9 @@ extension StudySchema {
     /// `beats_received`, `first_beat`, `last_beat` and `last_received`, and `beat_gaps`, the
     /// stretches of at least `StudyResearcher.gapMinimum` seconds between two of its beats, in the
     /// statement that inserts the beats (so in its transaction). They are the server's own: a
-    /// participant may neither write them (the functions run as the study's owner) nor read the
-    /// gaps. A study of format 3 has them counted once from its beats.
-    static func beatsCountedPerSession(group: String) -> String {
+    /// participant may neither update them (the functions run as the study's owner) nor read the
+    /// gaps; from format 5 nor insert them. A study of format 3 has them counted once from its beats.
+    static func beatsCountedPerSession(group _: String) -> String {
         let gap = StudyResearcher.gapMinimum
         return """
             ALTER TABLE hrvmon_study.sessions
@@ -85,9 +85,6 @@ extension StudySchema {
                 END LOOP;
                 RETURN NULL;
             END $$;
-            -- A participant's own session row may set only what its hrvmon sends, not the counts.
-            REVOKE INSERT ON hrvmon_study.sessions FROM \(group);
-            GRANT INSERT (participant, session, started, recorded_until, recorded_beats) ON hrvmon_study.sessions TO \(group);
             CREATE TRIGGER beats_added AFTER INSERT ON hrvmon_study.beats REFERENCING NEW TABLE AS new_beats
                 FOR EACH STATEMENT EXECUTE FUNCTION hrvmon_study.beats_added();
             CREATE TRIGGER beats_removed AFTER DELETE ON hrvmon_study.beats REFERENCING OLD TABLE AS old_beats

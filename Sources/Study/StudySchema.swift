@@ -16,15 +16,20 @@ enum StudySchema {
     /// `checkins` category's tables (`selfReports`); 3: the `notes` and `events` categories'
     /// tables and the study's `time_shift` (`notesEventsAndTimeShift`); 4: the beats counted per
     /// session as they arrive, and the gaps between them (`beatsCountedPerSession`). `create` adds
-    /// them to a study of an older format.
-    static let format = 4
+    /// them to a study of an older format. 5: a participant inserts only the columns its hrvmon
+    /// sends, so every `received` and a consent's `accepted` are the server's clock, and a consent
+    /// names a text the study holds (`serverClocksAndConsentTexts`).
+    static let format = 5
 
     /// What the formats after `format` added, for the study's participants' role `group`.
     static func upgrades(from format: Int, group: String) -> String {
-        [selfReports(group:), notesEventsAndTimeShift(group:), beatsCountedPerSession(group:)].dropFirst(format - 1).map { $0(group) }
+        [selfReports(group:), notesEventsAndTimeShift(group:), beatsCountedPerSession(group:), serverClocksAndConsentTexts(group:)]
+            .dropFirst(format - 1).map { $0(group) }
             .joined(separator: "\n")
     }
 
+    /// A new study: format 1's tables, grants and policies, then every later format's upgrade on
+    /// top of them, as a study of format 1 gets them.
     static func creation(group: String) -> String {
         """
         CREATE SCHEMA hrvmon_study;
@@ -69,14 +74,11 @@ enum StudySchema {
             PRIMARY KEY (participant, session, seq),
             FOREIGN KEY (participant, session) REFERENCES hrvmon_study.sessions ON DELETE CASCADE);
         CREATE ROLE \(group) NOLOGIN;
-        \(upgrades(from: 1, group: group))
         REVOKE ALL ON SCHEMA public FROM \(group);
         GRANT USAGE ON SCHEMA hrvmon_study TO \(group);
         GRANT SELECT ON hrvmon_study.study, hrvmon_study.consent_versions TO \(group);
         GRANT INSERT ON hrvmon_study.consents TO \(group);
-        -- INSERT on sessions: only the columns beatsCountedPerSession grants.
-        GRANT SELECT, DELETE ON hrvmon_study.sessions TO \(group);
-        GRANT SELECT, INSERT, DELETE ON hrvmon_study.beats TO \(group);
+        GRANT SELECT, INSERT, DELETE ON hrvmon_study.sessions, hrvmon_study.beats TO \(group);
         GRANT UPDATE (recorded_until, recorded_beats) ON hrvmon_study.sessions TO \(group);
         ALTER TABLE hrvmon_study.consents ENABLE ROW LEVEL SECURITY;
         ALTER TABLE hrvmon_study.sessions ENABLE ROW LEVEL SECURITY;
@@ -90,6 +92,7 @@ enum StudySchema {
             EXECUTE format('REVOKE CONNECT ON DATABASE %I FROM PUBLIC', current_database());
             EXECUTE format('GRANT CONNECT ON DATABASE %I TO %I', current_database(), '\(group)');
         END $$;
+        \(upgrades(from: 1, group: group))
         """
     }
 
@@ -167,6 +170,36 @@ enum StudySchema {
                 "CREATE POLICY \($0.policy) ON hrvmon_study.\($0.table) FOR ALL TO \(group)\n"
                     + "    USING (participant = current_user) WITH CHECK (participant = current_user);"
             }).joined(separator: "\n")
+    }
+
+    /// Format 5: a participant's INSERT granted only for the columns its hrvmon sends, so that
+    /// `received` (when a row arrived) and a consent's `accepted` (when it was given) are always
+    /// the server's own clock, never a participant's say, and a session's counts the server's
+    /// (`beatsCountedPerSession`); and a consent must name a version of
+    /// the study's consent text with that text's SHA-256. Consents given before are not checked
+    /// again (`NOT VALID`): an upgrade never fails on what an older hrvmon wrote.
+    static func serverClocksAndConsentTexts(group: String) -> String {
+        let sent: KeyValuePairs = [
+            "consents": "participant, version, sha256, categories, withdrawn",
+            "sessions": "participant, session, started, recorded_until, recorded_beats",
+            "beats": "participant, session, seq, time, rr_ticks",
+            "checkins": "participant, session, seq, time, mood, doing, company, place",
+            "episode_labels": "participant, session, seq, episode, start_s, end_s, answer, via",
+            "notes": "participant, session, seq, time, text",
+            "events": "participant, session, kind, seq, time, start_s, end_s, detail",
+        ]
+        return (sent.map { insertOnly($0.value, into: $0.key, group: group) } + [
+            "ALTER TABLE hrvmon_study.consent_versions ADD CONSTRAINT version_and_text UNIQUE (version, sha256);",
+            """
+            ALTER TABLE hrvmon_study.consents ADD CONSTRAINT consented_text FOREIGN KEY (version, sha256)
+                REFERENCES hrvmon_study.consent_versions (version, sha256) NOT VALID;
+            """,
+        ]).joined(separator: "\n")
+    }
+
+    /// The participants' INSERT on `table` narrowed to `columns`; the rest take their defaults.
+    static func insertOnly(_ columns: String, into table: String, group: String) -> String {
+        "REVOKE INSERT ON hrvmon_study.\(table) FROM \(group);\nGRANT INSERT (\(columns)) ON hrvmon_study.\(table) TO \(group);"
     }
 
     /// Who else takes part is in the catalogue's role list, which every role may read by default;

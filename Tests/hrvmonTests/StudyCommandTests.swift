@@ -38,17 +38,26 @@ import Testing
     /// A study set up by an earlier hrvmon (format 1: beats only; 2: check-ins too) gets the
     /// tables and the time-shift setting of format 3 when `create` runs again, with their grants
     /// and row-level security: its participants can then send notes and events.
-    /// What format 4 added (the beats counted per session, the gaps between them), taken away.
-    static let formatThree = """
+    /// What format 5 added (INSERT only of the columns hrvmon sends, a consent to a text the study
+    /// holds), taken away.
+    static let formatFour = """
+        DO $$ BEGIN EXECUTE format('GRANT INSERT ON hrvmon_study.consents, hrvmon_study.sessions, hrvmon_study.beats,
+            hrvmon_study.checkins, hrvmon_study.episode_labels, hrvmon_study.notes, hrvmon_study.events TO %I',
+            (SELECT participant_role FROM hrvmon_study.study)); END $$;
+        ALTER TABLE hrvmon_study.consents DROP CONSTRAINT consented_text;
+        ALTER TABLE hrvmon_study.consent_versions DROP CONSTRAINT version_and_text;
+        UPDATE hrvmon_study.study SET format = 4;
+        """
+    /// What formats 4 and 5 added (format 4: the beats counted per session, the gaps between them), taken away.
+    static let formatThree = formatFour + """
         DROP TRIGGER beats_added ON hrvmon_study.beats; DROP TRIGGER beats_removed ON hrvmon_study.beats;
         DROP FUNCTION hrvmon_study.beats_added(), hrvmon_study.beats_removed(), hrvmon_study.find_gaps(name, text, integer, integer);
         DROP TABLE hrvmon_study.beat_gaps;
         ALTER TABLE hrvmon_study.sessions DROP COLUMN beats_received, DROP COLUMN first_beat, DROP COLUMN last_beat, DROP COLUMN last_received;
-        DO $$ BEGIN EXECUTE format('GRANT INSERT ON hrvmon_study.sessions TO %I', (SELECT participant_role FROM hrvmon_study.study)); END $$;
         UPDATE hrvmon_study.study SET format = 3;
         """
-    /// Whether the participants may insert a session's `received` (the server's, as its counts
-    /// are from format 4) and its `started`.
+    /// Whether the participants may insert a session's `received` (the server's clock from format
+    /// 5) and its `started`.
     static let sessionInsertGrants = """
         SELECT has_column_privilege(participant_role, 'hrvmon_study.sessions', 'received', 'INSERT')::text || ' '
             || has_column_privilege(participant_role, 'hrvmon_study.sessions', 'started', 'INSERT')::text FROM hrvmon_study.study
@@ -62,7 +71,7 @@ import Testing
             + "UPDATE hrvmon_study.study SET format = \(format)"
         #expect(try study.server.researcherSQL(study.database, older).status == 0)
         let participant = try #require(try study.joined(1, offering: "rr,checkins,notes,events").first)
-        #expect(try study.serverColumn("SELECT format::text || ' ' || time_shift::text FROM hrvmon_study.study") == ["4 false"])
+        #expect(try study.serverColumn("SELECT format::text || ' ' || time_shift::text FROM hrvmon_study.study") == ["5 false"])
         let secured = try study.serverColumn(
             "SELECT count(*) FROM pg_class WHERE relnamespace = 'hrvmon_study'::regnamespace AND relrowsecurity AND relname IN ('checkins', 'episode_labels', 'notes', 'events')")
         #expect(secured == ["4"])
@@ -81,7 +90,7 @@ import Testing
         #expect(try study.server.researcherSQL(study.database, Self.formatThree).status == 0)
         #expect(try study.serverColumn(Self.sessionInsertGrants) == ["true true"])
         #expect(try study.create(offering: "rr,notes").status == 0)
-        #expect(try study.serverColumn("SELECT format FROM hrvmon_study.study") == ["4"])
+        #expect(try study.serverColumn("SELECT format FROM hrvmon_study.study") == ["5"])
         // The counts are the server's from now on: a participant inserts only what it sends.
         #expect(try study.serverColumn(Self.sessionInsertGrants) == ["false true"])
         var status = try StudyGapTests.status(study, participant)

@@ -49,18 +49,27 @@ import Testing
             let forged = try attempt(insert)
             #expect(forged.status != 0 && forged.stderr.contains("row-level security"), "\(forged.stderr)")
         }
-        // Its own session's counts are the server's: neither changed nor inserted forged, and
-        // the gaps between its beats are not its to read.
+        // What the server keeps of its own is not a participant's to write, even in its own rows:
+        // a session's counts, when a row arrived, when consent was given; nor are the gaps
+        // between its beats its to read.
         let ownSession = "SELECT session FROM hrvmon_study.sessions LIMIT 1"
+        let consentText = "(SELECT sha256 FROM hrvmon_study.consent_versions WHERE version = 1)"
         for sql in [
             "UPDATE hrvmon_study.sessions SET beats_received = 999999 WHERE session = (\(ownSession))",
             "INSERT INTO hrvmon_study.sessions (session, started, beats_received) VALUES ('forged', 0, 999999)",
             "INSERT INTO hrvmon_study.sessions (session, started, last_beat) VALUES ('forged-end', 0, 1e12)",
+            "INSERT INTO hrvmon_study.sessions (session, started, received) VALUES ('forged-received', 0, '2001-01-01')",
+            "INSERT INTO hrvmon_study.beats (session, seq, time, rr_ticks, received) VALUES ((\(ownSession)), 999999, 0, 1000, '2001-01-01')",
+            "INSERT INTO hrvmon_study.notes (session, seq, time, text, received) VALUES ('forged', 1, 0, 'forged', '2001-01-01')",
+            "INSERT INTO hrvmon_study.consents (version, sha256, categories, accepted) VALUES (1, \(consentText), '{rr}', '2001-01-01')",
             "SELECT count(*) FROM hrvmon_study.beat_gaps",
         ] {
             let forged = try attempt(sql)
             #expect(forged.status != 0 && forged.stderr.contains("permission denied"), "\(sql): \(forged.stdout) \(forged.stderr)")
         }
+        // A consent to a text the study does not hold.
+        let otherText = try attempt("INSERT INTO hrvmon_study.consents (version, sha256, categories) VALUES (1, 'forged', '{rr}')")
+        #expect(otherText.status != 0 && otherText.stderr.contains("consented_text"), "\(otherText.stderr)")
         let consent = try attempt("INSERT INTO hrvmon_study.consents (participant, version, sha256, categories) VALUES ('\(victim.pseudonym)', 1, 'x', '{rr}')")
         #expect(consent.status != 0 && consent.stderr.contains("row-level security"), "\(consent.stderr)")
         // Who else takes part: the participant list, the consents, and the catalogue's role list.
