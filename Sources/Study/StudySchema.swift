@@ -175,20 +175,27 @@ enum StudySchema {
     /// Format 5: a participant's INSERT granted only for the columns its hrvmon sends, so that
     /// `received` (when a row arrived) and a consent's `accepted` (when it was given) are always
     /// the server's own clock, never a participant's say, and a session's counts the server's
-    /// (`beatsCountedPerSession`); and a consent must name a version of
-    /// the study's consent text with that text's SHA-256. Consents given before are not checked
-    /// again (`NOT VALID`): an upgrade never fails on what an older hrvmon wrote.
+    /// (`beatsCountedPerSession`); no row of the group role's own (a participant may `SET ROLE` to
+    /// it, and would then share rows under its name with any other participant); and a consent
+    /// must name a version of the study's consent text with that text's SHA-256. Consents given
+    /// before are not checked again (`NOT VALID`): an upgrade never fails on what an older hrvmon
+    /// wrote.
     static func serverClocksAndConsentTexts(group: String) -> String {
-        let sent: KeyValuePairs = [
-            "consents": "participant, version, sha256, categories, withdrawn",
-            "sessions": "participant, session, started, recorded_until, recorded_beats",
-            "beats": "participant, session, seq, time, rr_ticks",
-            "checkins": "participant, session, seq, time, mood, doing, company, place",
-            "episode_labels": "participant, session, seq, episode, start_s, end_s, answer, via",
-            "notes": "participant, session, seq, time, text",
-            "events": "participant, session, kind, seq, time, start_s, end_s, detail",
+        let tables: [(name: String, policy: String, sent: String)] = [
+            ("consents", "own_consents", "participant, version, sha256, categories, withdrawn"),
+            ("sessions", "own_sessions", "participant, session, started, recorded_until, recorded_beats"),
+            ("beats", "own_beats", "participant, session, seq, time, rr_ticks"),
+            ("checkins", "own_checkins", "participant, session, seq, time, mood, doing, company, place"),
+            ("episode_labels", "own_labels", "participant, session, seq, episode, start_s, end_s, answer, via"),
+            ("notes", "own_notes", "participant, session, seq, time, text"),
+            ("events", "own_events", "participant, session, kind, seq, time, start_s, end_s, detail"),
         ]
-        return (sent.map { insertOnly($0.value, into: $0.key, group: group) } + [
+        let ownRow = "participant = current_user AND current_user <> '\(group)'"
+        return (tables.map { table in
+            let using = table.name == "consents" ? "" : " USING (\(ownRow))"  // consents: INSERT only
+            return insertOnly(table.sent, into: table.name, group: group)
+                + "\nALTER POLICY \(table.policy) ON hrvmon_study.\(table.name)\(using) WITH CHECK (\(ownRow));"
+        } + [
             "ALTER TABLE hrvmon_study.consent_versions ADD CONSTRAINT version_and_text UNIQUE (version, sha256);",
             """
             ALTER TABLE hrvmon_study.consents ADD CONSTRAINT consented_text FOREIGN KEY (version, sha256)

@@ -38,12 +38,19 @@ import Testing
     /// A study set up by an earlier hrvmon (format 1: beats only; 2: check-ins too) gets the
     /// tables and the time-shift setting of format 3 when `create` runs again, with their grants
     /// and row-level security: its participants can then send notes and events.
-    /// What format 5 added (INSERT only of the columns hrvmon sends, a consent to a text the study
-    /// holds), taken away.
+    /// What format 5 added (INSERT only of the columns hrvmon sends, no rows of the group role's
+    /// own, a consent to a text the study holds), taken away.
     static let formatFour = """
         DO $$ BEGIN EXECUTE format('GRANT INSERT ON hrvmon_study.consents, hrvmon_study.sessions, hrvmon_study.beats,
             hrvmon_study.checkins, hrvmon_study.episode_labels, hrvmon_study.notes, hrvmon_study.events TO %I',
             (SELECT participant_role FROM hrvmon_study.study)); END $$;
+        ALTER POLICY own_consents ON hrvmon_study.consents WITH CHECK (participant = current_user);
+        ALTER POLICY own_sessions ON hrvmon_study.sessions USING (participant = current_user) WITH CHECK (participant = current_user);
+        ALTER POLICY own_beats ON hrvmon_study.beats USING (participant = current_user) WITH CHECK (participant = current_user);
+        ALTER POLICY own_checkins ON hrvmon_study.checkins USING (participant = current_user) WITH CHECK (participant = current_user);
+        ALTER POLICY own_labels ON hrvmon_study.episode_labels USING (participant = current_user) WITH CHECK (participant = current_user);
+        ALTER POLICY own_notes ON hrvmon_study.notes USING (participant = current_user) WITH CHECK (participant = current_user);
+        ALTER POLICY own_events ON hrvmon_study.events USING (participant = current_user) WITH CHECK (participant = current_user);
         ALTER TABLE hrvmon_study.consents DROP CONSTRAINT consented_text;
         ALTER TABLE hrvmon_study.consent_versions DROP CONSTRAINT version_and_text;
         UPDATE hrvmon_study.study SET format = 4;

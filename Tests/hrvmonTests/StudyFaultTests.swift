@@ -67,6 +67,17 @@ import Testing
             let forged = try attempt(sql)
             #expect(forged.status != 0 && forged.stderr.contains("permission denied"), "\(sql): \(forged.stdout) \(forged.stderr)")
         }
+        // As the participants' group role (every participant may SET ROLE to it): no rows to
+        // share with another participant under its name.
+        let group = try attempt("SELECT participant_role FROM hrvmon_study.study").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        for sql in [
+            "INSERT INTO hrvmon_study.sessions (session, started) VALUES ('shared', 0)",
+            "INSERT INTO hrvmon_study.notes (session, seq, time, text) VALUES ('shared', 1, 0, 'shared')",
+            "INSERT INTO hrvmon_study.consents (version, sha256, categories) VALUES (1, \(consentText), '{rr}')",
+        ] {
+            let shared = try attempt("SET ROLE \(group); \(sql)")
+            #expect(shared.status != 0 && shared.stderr.contains("row-level security"), "\(sql): \(shared.stdout) \(shared.stderr)")
+        }
         // A consent to a text the study does not hold.
         let otherText = try attempt("INSERT INTO hrvmon_study.consents (version, sha256, categories) VALUES (1, 'forged', '{rr}')")
         #expect(otherText.status != 0 && otherText.stderr.contains("consented_text"), "\(otherText.stderr)")

@@ -147,7 +147,8 @@ import Testing
         #expect(local.count > 300 && server.count == local.count)
         #expect(zip(local, server).allSatisfy { $0.seq == $1.seq && $0.rr == $1.rr && $0.t == $1.t && $1.session == id })
         let start = try Self.localField(participant, id, type: "session")
-        #expect(Self.isHeaderTime(try study.serverColumn("SELECT started FROM hrvmon_study.sessions").first, start))
+        let started = try study.serverColumn("SELECT session || ' ' || started FROM hrvmon_study.sessions")
+        #expect(started.count == 1 && Self.isHeaderTime(started.first?.split(separator: " ").last.map(String.init), start), "\(started), local \(id) \(start)")
         #expect(try study.serverColumn("SELECT time FROM hrvmon_study.notes") == ["\(start + 60)"])
         // Joined after the study turned the shift on, a participant would be shifted, the first not:
         // refused once anyone has joined.
