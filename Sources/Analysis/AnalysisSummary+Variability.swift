@@ -54,7 +54,15 @@ extension AnalysisSummary {
             let segments = "\(Formatting.count(frequency.segments, "segment")) of 256 s"
             let ratio = "LF/HF \(fixed(frequency.lfHF, 2, "")), LF \(fixed(frequency.lfNU, 1, " nu"))"
             lines.append("  LF / HF      \(fixed(frequency.lf, 0, " ms²")) / \(fixed(frequency.hf, 0, " ms²"))  (\(ratio); VLF \(fixed(frequency.vlf, 0, " ms²")); Welch over \(segments))")
-            lines.append("  Breathing    \(fixed(frequency.respirationRate, 1, " /min"))  (the HF peak, \(fixed(frequency.hfPeak, 3, " Hz")))")
+        }
+        // One line for breathing: the whole record's rate, and, when a chest strap's accelerometer
+        // read it, where the stress detector took breathing from, second by second (the chest
+        // while it reads breathing, else the RR; without one it is always the RR).
+        let rate = variability.frequency.map { "\(fixed($0.respirationRate, 1, " /min"))  (the HF peak, \(fixed($0.hfPeak, 3, " Hz")))" }
+        let sources = (breathingSourceSeconds[.chest] ?? 0) > 0
+            ? Formatting.shares(breathingSourceSeconds.map { ($0.key == .chest ? "from the chest" : "from RR", $0.value) }) : nil
+        if rate != nil || sources != nil {
+            lines.append("  Breathing    " + [rate, sources.map { "read for stress \($0)" }].compactMap { $0 }.joined(separator: "; "))
         }
         lines.append("  DFA α1 / α2  \(fixed(variability.dfaAlpha1, 2, "")) / \(fixed(variability.dfaAlpha2, 2, ""))   SampEn \(fixed(variability.sampleEntropy, 2, "")) (\(sampleEntropyMethod(variability)))")
         lines.append("  Stress index \(fixed(variability.baevskyIndex, 1, ""))  (Baevsky; its square root, Kubios's \"Stress index\", \(fixed(variability.baevskyIndexRoot, 1, "")))")

@@ -180,9 +180,6 @@ public struct AnalysisSummary {
                 stateSeconds[state] >= 0.5 ? "\(state.label) \(Formatting.clock(stateSeconds[state]))" : nil
             }
             lines.append("  States       \(states.joined(separator: ", "))")
-            if let breathing = Formatting.shares(breathingSourceSeconds.map { ($0.key == .chest ? "from the chest" : "from RR", $0.value) }) {
-                lines.append("  Breathing    \(breathing)")
-            }
         } else {
             lines.append("  Baseline     not measured: needs about 3 minutes at rest at the start")
         }
