@@ -9,8 +9,8 @@ sync: one participant of a study offering checkins, notes and events (what makes
 the session files, the beats not being sent), whose sessions are DATA_DIR's (hrvmon/sessions, e.g.
 a year made by scripts/make-year.sh; linked, never changed), who consented before the first of
 them. The first `study sync` reads them all and sends their check-ins, notes and events; then RUNS
-syncs with nothing new: each one's wall time, CPU (user + system) and bytes read (rchar of
-/proc/self/io, which a reaped child's reads are added to).
+syncs with nothing new, then RUNS `study show`: each one's wall time, CPU (user + system) and bytes
+read (rchar of /proc/self/io, which a reaped child's reads are added to).
 
 status: PARTICIPANTS participants, each with a session of HOURS hours of beats (one every 0.857 s)
 and a 20-minute gap in its middle, written by the researcher in one statement per participant;
@@ -106,15 +106,27 @@ def sync(data_dir, runs):
             again = [timed([binary, "study", "sync"], participant) for _ in range(runs)]
             if any(run[3].returncode != 0 or "nothing to send" not in run[3].stdout for run in again):
                 bench.fail(f"{label}: a sync with nothing new said: {again[0][3].stdout.strip()} {again[0][3].stderr.strip()}")
-            rows.append((label, first, again))
+            shows = [timed([binary, "study", "show"], participant) for _ in range(runs)]
+            if any(run[3].returncode != 0 for run in shows):
+                bench.fail(f"{label}: study show: {shows[0][3].stderr.strip()}")
+            rows.append((label, first, again, shows))
     print(f"{len(names)} session files in {sessions}; load average {os.getloadavg()[0]:.1f}")
     print("| hrvmon | first sync: wall, CPU, read | sync with nothing new: wall | CPU | read |")
     print("|---|---|---:|---:|---:|")
-    for label, first, again in rows:
-        walls = sorted(run[0] for run in again)
-        print(f"| {label} | {first[0]:.1f} s, {first[1]:.1f} s, {first[2] / 1e9:.2f} GB | {walls[len(walls) // 2]:.2f} s "
-              f"({walls[0]:.2f}–{walls[-1]:.2f}) | {sorted(run[1] for run in again)[len(again) // 2]:.2f} s "
-              f"| {sorted(run[2] for run in again)[len(again) // 2] / 1e6:,.1f} MB |")
+    for label, first, again, _ in rows:
+        print(f"| {label} | {first[0]:.1f} s, {first[1]:.1f} s, {first[2] / 1e9:.2f} GB | {medians(again)} |")
+    print("\n| hrvmon | study show: wall | CPU | read |")
+    print("|---|---:|---:|---:|")
+    for label, _, _, shows in rows:
+        print(f"| {label} | {medians(shows)} |")
+
+
+def medians(runs):
+    """Wall time (median, least–most), median CPU and median bytes read of `runs`, as table cells."""
+    walls = sorted(run[0] for run in runs)
+    middle = len(runs) // 2
+    return (f"{walls[middle]:.2f} s ({walls[0]:.2f}–{walls[-1]:.2f}) | {sorted(run[1] for run in runs)[middle]:.2f} s "
+            f"| {sorted(run[2] for run in runs)[middle] / 1e6:,.1f} MB")
 
 
 def status(count, hours, runs):

@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `study sync` over many sessions: a file unchanged since it was sent whole is not read again,
-/// one that changed is; a damaged file is named, its resume point kept, the rest sent, exit 1.
+/// `study sync` (and `show`) over many sessions: a file unchanged since it was sent whole is not
+/// read again, one that changed is; a damaged file is named, its resume point kept, the rest sent, exit 1.
 @Suite(.serialized) struct StudySyncTests {
     static func path(_ participant: StudyFixture.Participant, _ id: String) -> String {
         participant.home + "/data/hrvmon/sessions/\(id).jsonl"
@@ -20,10 +20,10 @@ import Testing
     }
 
     /// Writes `bytes` at `offset` of the file in place: the same inode, and here the same size.
-    static func overwrite(_ path: String, at offset: UInt64, with bytes: String) throws {
+    static func overwrite(_ path: String, at offset: UInt64, with bytes: Data) throws {
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.seek(toOffset: offset)
-        handle.write(Data(bytes.utf8))
+        handle.write(bytes)
         try handle.close()
     }
 
@@ -50,7 +50,7 @@ import Testing
         try Self.touch(["-r", path, reference])
         defer { try? FileManager.default.removeItem(atPath: reference) }
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt64)
-        try Self.overwrite(path, at: size - UInt64(unknown.utf8.count), with: #"{"type":"note","t":\#(start + 90),"text":"later "}"# + "\n")
+        try Self.overwrite(path, at: size - UInt64(unknown.utf8.count), with: Data((#"{"type":"note","t":\#(start + 90),"text":"later "}"# + "\n").utf8))
         try Self.touch(["-r", reference, path])
         let unchanged = try participant.run(["study", "sync"])
         #expect(unchanged.status == 0 && unchanged.stdout.contains("nothing to send"), "\(unchanged.stdout) \(unchanged.stderr)")
@@ -64,6 +64,37 @@ import Testing
         #expect(try study.serverRows("episode_labels", of: participant) == 2 && study.serverRows("notes", of: participant) == 2)
         let again = try participant.run(["study", "sync"])
         #expect(again.status == 0 && again.stdout.contains("nothing to send"), "\(again.stdout)")
+    }
+
+    /// `show` counts a file sent whole from the sent state, as `sync` skips it: damaged in place,
+    /// its size, modification time and inode as they were, it is still counted; once its time
+    /// moves, it is read, and named as damaged.
+    @Test func showCountsASessionSentWholeWithoutReadingIt() throws {
+        let study = try StudyFixture()
+        let participant = try #require(try study.joined(1).first)
+        try participant.record(minutes: 5)
+        #expect(try participant.run(["study", "sync"]).status == 0)
+        let local = try participant.localBeats()
+        let sent = "rr: \(local) beats sent in 1 sessions; waiting: 0 beats"
+        let before = try participant.run(["study", "show"])
+        #expect(before.status == 0 && before.stdout.contains(sent), "\(before.stdout)")
+
+        let id = try #require(participant.sessionIDs.first)
+        let path = Self.path(participant, id) + ".gz"
+        let reference = path + ".times"
+        try Self.touch(["-r", path, reference])
+        defer { try? FileManager.default.removeItem(atPath: reference) }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let middle = bytes.count / 2
+        try Self.overwrite(path, at: UInt64(middle), with: Data([bytes[middle] ^ 0xFF]))
+        try Self.touch(["-r", reference, path])
+        let unchanged = try participant.run(["study", "show"])
+        #expect(unchanged.status == 0 && unchanged.stdout == before.stdout, "\(unchanged.stdout)")
+
+        try Self.touch([path])
+        let read = try participant.run(["study", "show"])
+        #expect(read.status == 0 && read.stdout.contains("rr: 0 beats sent in 0 sessions; waiting: 0 beats"), "\(read.stdout)")
+        #expect(read.stdout.contains("cannot be read, so neither sent nor counted: \(path):"), "\(read.stdout)")
     }
 
     @Test func aDamagedSessionIsNamedItsResumePointKeptTheRestSentAndSyncFails() throws {
