@@ -84,6 +84,16 @@ struct SentState {
         }
     }
 
+    /// Forgets the sessions whose files are gone (`hrvmon delete`), so the state does not grow with
+    /// every session ever sent. The files are listed under the lock: a session a `monitor` began
+    /// meanwhile is on the list. An empty list (the data directory unreadable) forgets nothing.
+    static func forgetDeleted() throws(StudyFailure) {
+        try changing { state in
+            let present = Set(SessionStore.all().map(SessionStore.id(of:)))
+            if !present.isEmpty { state.entries = state.entries.filter { present.contains($0.key) } }
+        }
+    }
+
     /// Forgets everything sent: the server's copy was erased.
     static func forgetAll() throws(StudyFailure) {
         try changing { $0.entries = [:] }

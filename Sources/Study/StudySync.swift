@@ -74,6 +74,7 @@ public struct StudySync {
             }
             if let mark { try SentState.record(id, sentWhole: mark) }
         }
+        try SentState.forgetDeleted()
         if selfReports.checkIns {
             let diary: [SelfReportRecords.Entry]
             do { diary = try SelfReportStore.entries(of: SelfReportStore.diaryFile) } catch { throw .file(error.description) }

@@ -97,6 +97,33 @@ import Testing
         #expect(read.stdout.contains("cannot be read, so neither sent nor counted: \(path):"), "\(read.stdout)")
     }
 
+    /// A session deleted here (`hrvmon delete`) leaves the sent state at the next sync; its beats
+    /// stay on the server, and the session kept stays marked sent.
+    @Test func aDeletedSessionIsForgottenByTheSentState() throws {
+        let study = try StudyFixture()
+        let participant = try #require(try study.joined(1).first)
+        // 20 minutes at 1000× last 1.2 s at least: the second session starts in another second,
+        // so under another id.
+        try participant.record(minutes: 20)
+        try participant.record(minutes: 20)
+        #expect(try participant.run(["study", "sync"]).status == 0)
+        let sentFile = participant.home + "/data/hrvmon/study/sent"
+        let ids = participant.sessionIDs
+        try #require(ids.count == 2)
+        let marked = { try String(contentsOfFile: sentFile, encoding: .utf8).split(separator: "\n").map { String($0.prefix { $0 != " " }) } }
+        let before = try marked()
+        #expect(before == ids, "\(before)")
+        let stored = try study.serverBeats(participant)
+
+        let delete = try participant.run(["delete", ids[0], "--yes"])
+        #expect(delete.status == 0, "\(delete.stderr)")
+        let sync = try participant.run(["study", "sync"])
+        #expect(sync.status == 0 && sync.stdout.contains("nothing to send"), "\(sync.stdout) \(sync.stderr)")
+        let after = try marked()
+        #expect(after == [ids[1]], "\(after)")
+        #expect(try study.serverBeats(participant) == stored)
+    }
+
     @Test func aDamagedSessionIsNamedItsResumePointKeptTheRestSentAndSyncFails() throws {
         let study = try StudyFixture()
         // rr and notes: a session whose beats were all sent is still read for its notes.
