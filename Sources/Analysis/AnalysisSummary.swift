@@ -24,7 +24,7 @@ public struct AnalysisSummary {
     public var motionSeconds: [MotionSecond.Level: Int] = [:]
     /// The frequency domain, DFA, SampEn and stress index (AnalysisSummary+Variability).
     public var variability: VariabilityMetrics?
-    /// The strap's RR against its ECG, for a session recorded with it (AnalysisSummary+ECGCheck).
+    /// The strap's RR against its ECG, for a session recorded with it (ECGCheck+Session; shown by AnalysisSummary+ECGCheck).
     public var ecgCheck: ECGCheck?
 
     public init(

@@ -1,13 +1,12 @@
 import HRV
 import Presentation
-import SessionLog
 
 /// The session page's "ECG check", for a session recorded with `--ecg`: the R peaks found in the
 /// strap's ECG and how the RR it sent agrees with them (the figures of `hrvmon analyze`).
 public enum SessionECGCheck {
     /// The section; empty for a session without ECG.
-    public static func section(_ file: SessionFile) -> String {
-        guard let check = ECGCheck(file) else { return "" }
+    public static func section(_ check: ECGCheck?) -> String {
+        guard let check else { return "" }
         let agreement = check.agreement
         func milliseconds(_ value: Double?) -> String { value.map { Formatting.fixed($0, digits: 1) + " ms" } ?? "—" }
         let rows: [(String, String)] = [

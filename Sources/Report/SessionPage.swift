@@ -28,7 +28,7 @@ public enum SessionPage {
             body += "<figure>\(charts.rmssd())<figcaption>RMSSD, ms\(report.baseline == nil ? "" : ", with the resting normal range shaded").</figcaption></figure>"
         }
         body += "<h2>Events</h2>" + SessionEvents.table(report)
-        body += SessionECGCheck.section(report.file)
+        body += SessionECGCheck.section(report.ecgCheck)
         body += about(report)
         return ReportPage.document(title: "hrvmon session \(header.id)", body: body, generated: generated)
     }

@@ -21,9 +21,12 @@ public struct SessionReport {
     public let timeline: SessionTimeline
     public let exercises: [BreathingExercise]
     public let notes: [Note]
+    /// The strap's RR against its ECG (found by the analysis), for a session recorded with it.
+    public let ecgCheck: ECGCheck?
 
-    public init(file: SessionFile) {
+    public init(file: SessionFile, ecgCheck: ECGCheck?) {
         self.file = file
+        self.ecgCheck = ecgCheck
         settings = (try? SettingsFile.parse(file.header.configuration, source: file.header.id)) ?? Settings()
         let timeline = SessionTimeline(file)
         self.timeline = timeline

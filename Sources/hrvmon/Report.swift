@@ -1,4 +1,5 @@
 import Analysis
+import HRV
 import ArgumentParser
 import Platform
 import Presentation
@@ -71,7 +72,7 @@ struct Report: ParsableCommand {
             throw badInput(error)
         }
         file.reportTornLine(of: path, "reporting")
-        let report = SessionReport(file: file)
+        let report = SessionReport(file: file, ecgCheck: ECGCheck(file))
         return (SessionPage.render(report, generated: generated), "hrvmon-\(file.header.id).html")
     }
 

@@ -17,7 +17,7 @@ import Testing
 
     static func report(_ fixture: SessionFixture) throws -> SessionReport {
         let bytes = Array(fixture.text.utf8)
-        return SessionReport(file: try SessionFileReader.read(bytes, source: "fixture.jsonl"))
+        return SessionReport(file: try SessionFileReader.read(bytes, source: "fixture.jsonl"), ecgCheck: nil)
     }
 
     static func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
@@ -83,7 +83,7 @@ import Testing
             if packet == 0 { lines.append(#"{"type":"note","t":\#(received + 0.0005),"text":"after the first packet"}"#) }
         }
         let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
-        let report = SessionReport(file: try SessionFileReader.read(bytes, source: "fast.jsonl"))
+        let report = SessionReport(file: try SessionFileReader.read(bytes, source: "fast.jsonl"), ecgCheck: nil)
         #expect(report.notes.map(\.seconds) == [3 * SessionFixture.interval])
         #expect(report.timeline.length == 9 * SessionFixture.interval)
     }
@@ -101,7 +101,7 @@ import Testing
     @Test func sessionWithoutBeatsHasNoCharts() throws {
         let header = #"{"type":"session","t":1000,"format":"hrvmon-session","version":1,"program":"hrvmon 0.1.0","id":"empty","start_local":"","source":"live","device":{},"baseline":null,"config":{}}"#
         let file = try SessionFileReader.read(Array((header + "\n").utf8), source: "empty.jsonl")
-        let page = SessionPage.render(SessionReport(file: file), generated: 2000)
+        let page = SessionPage.render(SessionReport(file: file, ecgCheck: nil), generated: 2000)
         Self.expectWellFormed(page)
         #expect(!page.contains("<svg") && page.contains("No beats were recorded"))
     }

@@ -20,7 +20,7 @@ import Testing
             #"{"type":"label","t":\#(ReportTests.start + 3000),"episode":1,"start_s":\#(episode.start),"answer":"no","via":"command"}"#,
         ]
         let labelled = try SessionFileReader.read(Array((fixture.text + lines.joined(separator: "\n") + "\n").utf8), source: "fixture.jsonl")
-        let page = SessionPage.render(SessionReport(file: labelled), generated: ReportTests.start + 3600)
+        let page = SessionPage.render(SessionReport(file: labelled, ecgCheck: nil), generated: ReportTests.start + 3600)
         ReportTests.expectWellFormed(page)
         #expect(page.contains("was it stress? no"))
         #expect(!page.contains("was it stress? unanswered"))
