@@ -33,9 +33,9 @@ public struct DemoPlayback {
         case .notification(let bytes):
             run.receive(bytes, at: time)
         case .acceleration(let second, let accelerometer):
-            run.receive(acceleration: accelerometer.samples(second: second), sampleRate: accelerometer.sampleRate, at: time)
+            run.receive(DemoTimeline.accelerationFrame(second: second, of: accelerometer), sampleRate: accelerometer.sampleRate, at: time)
         case .ecg(let frame, let electrocardiogram):
-            run.receive(ecg: DemoTimeline.ecgFrame(frame, of: electrocardiogram), sampleRate: SimulatedECG.sampleRate, at: time)
+            run.receive(DemoTimeline.ecgFrame(frame, of: electrocardiogram), sampleRate: SimulatedECG.sampleRate, at: time)
         case .segment(let segment):
             run.report(.notice(Self.describe(segment)), at: time)
         case .startExercise where !run.session.isExercising:

@@ -43,6 +43,15 @@ public struct DemoTimeline {
         return PMDFrame(measurementType: .ecg, timestamp: strapClockStart + last, frameType: 0, samples: .ecg(electrocardiogram.samples(samples)))
     }
 
+    /// The demo strap's accelerometer over second `second`, as an H10 sends it (frame type 1:
+    /// whole mG, shared/POLAR-PMD.md): the last sample's time on its clock.
+    public static func accelerationFrame(second: Int, of accelerometer: SimulatedAccelerometer) -> PMDFrame {
+        let samples = accelerometer.samples(second: second)
+        let last = UInt64(((Double(second) + Double(samples.count - 1) / accelerometer.sampleRate) * 1e9).rounded())
+        let whole = samples.map { Acceleration(x: Int32($0.x.rounded()), y: Int32($0.y.rounded()), z: Int32($0.z.rounded())) }
+        return PMDFrame(measurementType: .acc, timestamp: strapClockStart + last, frameType: 1, samples: .acceleration(whole))
+    }
+
     /// `duration` cuts the scenario short (seconds of session time); `takesExercises` false
     /// leaves the breathing segments' exercises to someone else (the resonance assessment's pacer);
     /// `ecg` streams the ECG too (`hrvmon demo --ecg`).

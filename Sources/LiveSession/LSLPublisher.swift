@@ -35,7 +35,7 @@ public final class LSLPublisher: SessionOutput {
     /// Markers before the streams could open (a note before the sensor was found), with their times.
     private var pending: [(text: String, time: Double)] = []
     private var announced = false
-    private var announcedMeasurementData = 0
+    private var announcedMeasurementData: Set<PMDMeasurementType> = []
     /// The last timestamp pushed on each Measurement Data stream: a later anchor never sends one back.
     private var lastPushed: [PMDMeasurementType: Double] = [:]
     private var failed = false
@@ -86,8 +86,7 @@ public final class LSLPublisher: SessionOutput {
         let outlet: StreamOutlet
         do {
             guard let opened = try streams.outlet(for: type, rate: sampleRate) else { return }
-            if streams.measurementData.count > announcedMeasurementData {
-                announcedMeasurementData = streams.measurementData.count
+            if announcedMeasurementData.insert(type).inserted {
                 onNotice("on the Lab Streaming Layer as \(opened.stream.name) too", time)
             }
             outlet = opened

@@ -35,6 +35,12 @@ public final class SensorStreams {
         return outlet
     }
 
+    /// Opens the streams of Measurement Data `types` now, before their first frames: the demo
+    /// knows what its strap sends, so an inlet can open them before it starts playing.
+    public func open(measurementData types: [(type: PMDMeasurementType, rate: Double)]) throws(LSLFailure) {
+        for (type, rate) in types { _ = try outlet(for: type, rate: rate) }
+    }
+
     /// Waits up to `timeout` seconds in all for an inlet on each stream, and no longer once the
     /// user interrupts; whether both have one.
     public func waitForInlets(timeout: Double) -> Bool {

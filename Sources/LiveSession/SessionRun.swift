@@ -56,9 +56,10 @@ public final class SessionRun {
         report(.desk(change), at: time)
     }
 
-    /// A frame of the strap's Measurement Data that came at `time`: its samples placed on the
-    /// session's clock (once, so every output has the same times) to the outputs that take the
-    /// samples themselves (LSL), an accelerometer's into motion, an ECG's to the session file.
+    /// A frame of the strap's Measurement Data (or of the demo strap's) that came at `time`:
+    /// its samples placed on the session's clock (once, so every output has the same times) to
+    /// the outputs that take the samples themselves (LSL), an accelerometer's into motion, an
+    /// ECG's to the session file.
     public func receive(_ frame: PMDFrame, sampleRate: Double, at time: Double) {
         let times = placement.sampleTimes(of: frame, sampleRate: sampleRate, arrivedAt: time)
         for output in outputs { output.measurementDataArrived(frame, sampleRate: sampleRate, sampleTimes: times, at: time) }
@@ -80,14 +81,6 @@ public final class SessionRun {
             session.receive(second, at: time)
             report(.motion(second), at: time)
         }
-    }
-
-    /// An ECG frame (`--ecg`) from the demo's simulated strap, arriving at `time`: its samples,
-    /// placed on the session's clock, go to the outputs that keep them (the session file); a frame
-    /// of another measurement is not the ECG's.
-    public func receive(ecg frame: PMDFrame, sampleRate: Double, at time: Double) {
-        guard case .ecg(let microvolts) = frame.samples else { return }
-        record(ecg: microvolts, at: placement.sampleTimes(of: frame, sampleRate: sampleRate, arrivedAt: time), sampleRate: sampleRate)
     }
 
     /// ECG samples at their placed `times` (evenly spaced by the strap's clock) to the outputs; a

@@ -133,6 +133,7 @@ struct Demo: ParsableCommand {
         let streams: SensorStreams
         do {
             streams = try SensorStreams(sensorName: DemoPlayback.strapName, address: DemoPlayback.strapAddress, library: library)
+            try streams.open(measurementData: [(.acc, SimulatedAccelerometer.defaultSampleRate)] + (ecg ? [(.ecg, SimulatedECG.sampleRate)] : []))
         } catch {
             FileStream.printError("hrvmon: cannot publish the LSL streams: \(error)")
             throw ExitCode(1)

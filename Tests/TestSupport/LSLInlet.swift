@@ -40,8 +40,8 @@ public final class LSLInlet: @unchecked Sendable {
 
     /// Starts resolving; `timeout` bounds the inlet's whole run. `address`: only that sensor's
     /// streams (one of several); `session`: on another inlet's LSL session, so one publisher
-    /// reaches both; `measurementData`: the accelerometer and ECG streams too.
-    public init(timeout: Double = 60, address: String? = nil, session: LSLInlet? = nil, measurementData: Bool = false) throws {
+    /// reaches both; `measurementData`: those Measurement Data streams too ("accelerometer", "ecg").
+    public init(timeout: Double = 60, address: String? = nil, session: LSLInlet? = nil, measurementData: [String] = []) throws {
         guard FileManager.default.fileExists(atPath: Self.library) else {
             throw TestChild.Failure(description: "no pylsl at \(Self.pylsl): run scripts/install-deps.sh (it installs pylsl there with pip)")
         }
@@ -62,7 +62,7 @@ public final class LSLInlet: @unchecked Sendable {
         log = directory + "/inlet.log"
         let childEnvironment = ProcessInfo.processInfo.environment.merging(environment.merging(["PYTHONPATH": Self.pylsl]) { $1 }) { $1 }
         (process, _, reader) = try TestChild.spawn(
-            FakeBluetooth.python, [Self.script, "--timeout", String(timeout)] + (address.map { ["--address", $0] } ?? []) + (measurementData ? ["--measurement-data"] : []), environment: childEnvironment, log: log)
+            FakeBluetooth.python, [Self.script, "--timeout", String(timeout)] + (address.map { ["--address", $0] } ?? []) + (measurementData.isEmpty ? [] : ["--measurement-data", measurementData.joined(separator: ",")]), environment: childEnvironment, log: log)
     }
 
     public var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }

@@ -4,7 +4,8 @@ import Testing
 
 /// `monitor --lsl --ecg` against the fake bluetoothd's H10 (FakeBlueZ/pmd_strap.py): the strap's
 /// accelerometer and ECG as LSL streams, received by pylsl and compared with every sample the
-/// strap sent: values exactly, timestamps on the strap's sample clock, through a reconnect.
+/// strap sent: values exactly, timestamps on the strap's sample clock, through a reconnect; and
+/// `demo --ecg --lsl`'s simulated ECG.
 @Suite(.serialized) struct LSLMeasurementDataTests {
     static let name = "Polar H10 A1B2C3D4"
 
@@ -52,10 +53,58 @@ import Testing
         #expect(reconnects == 1, "\(stream): \(reconnects) gaps in what was sent")
     }
 
+    /// `demo --ecg --lsl`: the simulated strap's accelerometer and ECG go out on LSL as
+    /// `monitor --ecg` sends a strap's: the accelerometer in whole mG at 50 Hz, every second of
+    /// it, the ECG every sample the session file keeps, in order, on rising timestamps; both open
+    /// before the demo plays, so an inlet held by `--lsl-wait` misses none.
+    @Test func demoPublishesItsAccelerometerAndECG() throws {
+        let inlet = try LSLInlet(timeout: 120, measurementData: ["accelerometer", "ecg"])
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("hrvmon-lsl-ecg-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let demo = try LiveProcess(
+            ["demo", "--ecg", "--lsl", "--lsl-wait", "30", "--scenario", "rest:1m", "--speed", "10", "--format", "jsonl", "--log", log],
+            environment: inlet.environment)
+        try inlet.waitUntilReady(timeout: 60)
+        // Read while the demo plays: an inlet whose output is not read stops pulling.
+        try inlet.waitForEnd(timeout: 120)
+        #expect(demo.waitForExit(timeout: 60) == 0, "\(demo.stderr)")
+
+        let info = inlet.infos["ecg"] ?? [:]
+        #expect(info["name"] as? String == "hrvmon ECG (hrvmon demo strap)" && info["type"] as? String == "ECG", "\(info)")
+        #expect(info["nominal_srate"] as? Double == 130)
+        // Every sample the file keeps (its `uv` delta-coded), in the order kept.
+        let recorded = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").compactMap { LiveProcess.parse(String($0)) }
+            .filter { $0["type"] as? String == "ecg" }
+            .flatMap { line in
+                var sample = 0.0
+                return ((line["uv"] as? [Double]) ?? []).enumerated().map { index, entry in
+                    sample = index == 0 ? entry : sample + entry
+                    return sample
+                }
+            }
+        // Every sample: the streams were open, and had an inlet, before the demo played.
+        let received = inlet.measurementData["ecg", default: []]
+        #expect(recorded.count > 50 * 130, "\(recorded.count) samples recorded")
+        #expect(received.map { $0.values.first ?? .nan } == recorded, "\(received.count) of \(recorded.count) samples received, or not as recorded")
+        #expect(zip(received, received.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
+
+        let accelerometer = inlet.infos["accelerometer"] ?? [:]
+        #expect(accelerometer["name"] as? String == "hrvmon Accelerometer (hrvmon demo strap)" && accelerometer["nominal_srate"] as? Double == 50, "\(accelerometer)")
+        let motion = inlet.measurementData["accelerometer", default: []]
+        #expect(motion.count == 60 * 50, "\(motion.count) accelerometer samples")
+        #expect(motion.allSatisfy { $0.values.count == 3 && $0.values.allSatisfy { $0 == $0.rounded() } })
+        #expect(zip(motion, motion.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
+        // Each announced once, with its first frame.
+        let notices = LSLCommandTests.lines(demo.objects, "notice").compactMap { $0["message"] as? String }
+        for type in ["Accelerometer", "ECG"] {
+            #expect(notices.filter { $0 == "on the Lab Streaming Layer as hrvmon \(type) (hrvmon demo strap) too" }.count == 1, "\(notices)")
+        }
+    }
+
     @Test func monitorPublishesTheAccelerometerAndTheECGThroughAReconnect() throws {
         let fake = try FakeBluetooth(MeasurementDataTests.config())
         defer { fake.stop() }
-        let inlet = try LSLInlet(timeout: 120, measurementData: true)
+        let inlet = try LSLInlet(timeout: 120, measurementData: ["accelerometer", "ecg"])
         let monitor = try LiveProcess(
             ["monitor", "--device", FakeBluetooth.polar, "--format", "jsonl", "--lsl", "--ecg"],
             environment: fake.environment.merging(inlet.environment) { $1 }, settings: LiveProcess.fastLink)

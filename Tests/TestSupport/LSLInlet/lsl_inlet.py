@@ -2,8 +2,8 @@
 """Receives hrvmon's LSL streams with pylsl, the reference LSL client, as a consumer would.
 
 Resolves the RR and the Markers stream (source ids hrvmon-rr-*, hrvmon-markers-*) and, with
---measurement-data, the strap's Accelerometer and ECG streams too (hrvmon-accelerometer-*,
-hrvmon-ecg-*), prints each one's stream info as the inlet received it (desc included), opens
+--measurement-data accelerometer,ecg, the strap's Accelerometer and ECG streams too (first;
+hrvmon-accelerometer-*, hrvmon-ecg-*), prints each one's stream info as the inlet received it (desc included), opens
 them, prints {"event": "ready"}, then every sample of any stream as it arrives (RR and markers:
 "value"; the others: "values", every channel), until every outlet is gone (the inlets do not
 recover) or --timeout passes; then {"event": "end"}. One JSON object per line on stdout.
@@ -64,12 +64,14 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--timeout", type=float, default=60, help="seconds to run at most")
     parser.add_argument("--address", default="", help="only the streams of the sensor with this address")
-    parser.add_argument("--measurement-data", action="store_true", help="the accelerometer and ECG streams too")
+    parser.add_argument("--measurement-data", default="", help="these Measurement Data streams too (accelerometer,ecg)")
     arguments = parser.parse_args()
     deadline = time.monotonic() + arguments.timeout
 
     inlets = {}
-    labels = ["rr", "markers"] + (["accelerometer", "ecg"] if arguments.measurement_data else [])
+    # The Measurement Data streams first: `demo --lsl-wait` opens them before it plays and waits
+    # for inlets on RR and Markers only, so those opened last see every sample of the others.
+    labels = [label for label in arguments.measurement_data.split(",") if label] + ["rr", "markers"]
     for label in labels:
         inlet = pylsl.StreamInlet(resolve(f"hrvmon-{label}-{arguments.address}", deadline), max_buflen=360, recover=False)
         describe(label, inlet.info(timeout=10))
