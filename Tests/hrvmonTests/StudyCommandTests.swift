@@ -38,13 +38,19 @@ import Testing
     /// A study set up by an earlier hrvmon (format 1: beats only; 2: check-ins too) gets the
     /// tables and the time-shift setting of format 3 when `create` runs again, with their grants
     /// and row-level security: its participants can then send notes and events.
-    /// What format 6 added (times a clock can read, a consent's categories the study's), taken away.
+    /// What format 6 added (times a clock can read, a consent's categories the study's, erasing
+    /// through `erase_own` instead of DELETE), taken away.
     static let formatFive = """
         ALTER TABLE hrvmon_study.sessions DROP CONSTRAINT dated; ALTER TABLE hrvmon_study.beats DROP CONSTRAINT dated;
         ALTER TABLE hrvmon_study.checkins DROP CONSTRAINT dated; ALTER TABLE hrvmon_study.episode_labels DROP CONSTRAINT dated;
         ALTER TABLE hrvmon_study.notes DROP CONSTRAINT dated; ALTER TABLE hrvmon_study.events DROP CONSTRAINT dated;
-        DO $$ BEGIN EXECUTE format('ALTER POLICY own_consents ON hrvmon_study.consents WITH CHECK (participant = current_user AND current_user <> %L)',
-            (SELECT participant_role FROM hrvmon_study.study)); END $$;
+        DROP FUNCTION hrvmon_study.erase_own(text);
+        DO $$ BEGIN
+            EXECUTE format('ALTER POLICY own_consents ON hrvmon_study.consents WITH CHECK (participant = current_user AND current_user <> %L)',
+                (SELECT participant_role FROM hrvmon_study.study));
+            EXECUTE format('GRANT DELETE ON hrvmon_study.sessions, hrvmon_study.beats, hrvmon_study.checkins, hrvmon_study.episode_labels,
+                hrvmon_study.notes, hrvmon_study.events TO %I', (SELECT participant_role FROM hrvmon_study.study));
+        END $$;
         UPDATE hrvmon_study.study SET format = 5;
         """
     /// What formats 5 and 6 added (format 5: INSERT only of the columns hrvmon sends, no rows of
