@@ -267,6 +267,25 @@ import Testing
         }
     }
 
+    /// A participant who left with `--erase` keeps its role until the researcher erases it (its
+    /// credential still logs in, to its own rows only: none left); once erased, or expired on the
+    /// server, the credential logs in no more.
+    @Test func aCredentialAfterLeavingAndAfterErasure() throws {
+        let study = try StudyFixture()
+        let (attacker, victim) = try Self.attackerAndVictim(study)
+        let left = try victim.run(["study", "leave", "--erase", "--yes"])
+        #expect(left.status == 0, "\(left.stderr)")
+        let after = try study.sql(as: victim, "SELECT (SELECT count(*) FROM hrvmon_study.beats) + (SELECT count(*) FROM hrvmon_study.notes)")
+        #expect(after.status == 0 && after.stdout.hasPrefix("0"), "\(after.stdout) \(after.stderr)")
+        let erased = try study.researcher(["study", "erase", "--database", study.uri, victim.pseudonym])
+        #expect(erased.status == 0, "\(erased.stderr)")
+        let gone = try study.sql(as: victim, "SELECT 1")
+        #expect(gone.status != 0 && gone.stderr.contains("authentication failed"), "\(gone.stderr)")
+        #expect(try study.server.researcherSQL(study.database, "ALTER ROLE \(attacker.pseudonym) VALID UNTIL '2001-01-01'").status == 0)
+        let expired = try study.sql(as: attacker, "SELECT 1")
+        #expect(expired.status != 0 && expired.stderr.contains("authentication failed"), "\(expired.stderr)")
+    }
+
     /// CSV as a reader other than Swift reads it: code point by code point (RFC 4180).
     static func csvRecords(_ text: String) -> [[String]] {
         var (records, record, field, quoted) = ([[String]](), [String](), String.UnicodeScalarView(), false)
