@@ -84,8 +84,7 @@ public struct ExportTimeline: Sendable {
         header = file.header
         ecg = file.ecg
         zero = (first.time - RRInterval(ticks: first.ticks).seconds).rounded(.down)
-        // 0001-01-01 to 9999-12-31: what EDF and BIDS can date.
-        guard (-62_135_596_800.0..<253_402_300_800).contains(zero) else { throw .notADate(zero) }
+        guard SessionFile.datable.contains(zero) else { throw .notADate(zero) }
         localZero = LocalTime(unix: zero, offsetSeconds: LocalTime.offsetSeconds(of: file.header.startLocal))
         let afterGap = Self.beatsAfterGaps(file.steps)
         var ticks = 0

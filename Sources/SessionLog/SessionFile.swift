@@ -6,6 +6,9 @@ import SelfReport
 /// A session file read back (docs/reference/session-files.md): the header, the steps to replay it
 /// through the live pipeline, and what the session recorded about itself.
 public struct SessionFile: Sendable {
+    /// 0001-01-01 to 9999-12-31 (UTC) in Unix seconds: what EDF, BIDS and a study's database date.
+    public static let datable = -62_135_596_800.0..<253_402_300_800
+
     public struct Header: Sendable {
         /// The format version the file was written in (`SessionFileReader.newestVersion` or older).
         public var version: Int

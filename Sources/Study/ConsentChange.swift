@@ -68,13 +68,18 @@ public struct ConsentChange {
 
     /// Deletes this participant's rows of `categories` in one transaction, then counts what is
     /// left of them. The DELETEs delete only rows this role may also SELECT (row-level security),
-    /// so a count taken afterwards, not the DELETE's own, is what says they are gone.
+    /// so a count taken afterwards, not the DELETE's own, is what says they are gone. A study of
+    /// format 6 grants no DELETE (`StudySchema.datedTimesAndOfferedCategories`): its
+    /// `erase_own` deletes them.
     private func erase(_ categories: [String]) throws(StudyFailure) -> Erased {
         let tables = categories.sorted().flatMap { Self.tables[$0] ?? [] }
         var deleted: [String: Int] = [:]
         try database.query("BEGIN")
+        let format = try database.query("SELECT format FROM hrvmon_study.study").single.flatMap { Int($0) } ?? 0
         for table in tables {
-            deleted[table] = try database.query("DELETE FROM hrvmon_study.\(table) WHERE participant = current_user").affected
+            deleted[table] = format >= 6
+                ? try database.query("SELECT hrvmon_study.erase_own($1)", [table]).single.flatMap { Int($0) } ?? 0
+                : try database.query("DELETE FROM hrvmon_study.\(table) WHERE participant = current_user").affected
         }
         try database.query("COMMIT")
         let counts = tables.map { "(SELECT count(*) FROM hrvmon_study.\($0) WHERE participant = current_user)" }

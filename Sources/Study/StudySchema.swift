@@ -18,12 +18,16 @@ enum StudySchema {
     /// session as they arrive, and the gaps between them (`beatsCountedPerSession`). `create` adds
     /// them to a study of an older format. 5: a participant inserts only the columns its hrvmon
     /// sends, so every `received` and a consent's `accepted` are the server's clock, and a consent
-    /// names a text the study holds (`serverClocksAndConsentTexts`).
-    static let format = 5
+    /// names a text the study holds (`serverClocksAndConsentTexts`). 6: every time a dated one and
+    /// a consent's categories the study's (`datedTimesAndOfferedCategories`).
+    static let format = 6
 
     /// What the formats after `format` added, for the study's participants' role `group`.
     static func upgrades(from format: Int, group: String) -> String {
-        [selfReports(group:), notesEventsAndTimeShift(group:), beatsCountedPerSession(group:), serverClocksAndConsentTexts(group:)]
+        [
+            selfReports(group:), notesEventsAndTimeShift(group:), beatsCountedPerSession(group:), serverClocksAndConsentTexts(group:),
+            datedTimesAndOfferedCategories(group:),
+        ]
             .dropFirst(format - 1).map { $0(group) }
             .joined(separator: "\n")
     }
@@ -190,11 +194,11 @@ enum StudySchema {
             ("notes", "own_notes", "participant, session, seq, time, text"),
             ("events", "own_events", "participant, session, kind, seq, time, start_s, end_s, detail"),
         ]
-        let ownRow = "participant = current_user AND current_user <> '\(group)'"
+        let own = ownRow(group: group)
         return (tables.map { table in
-            let using = table.name == "consents" ? "" : " USING (\(ownRow))"  // consents: INSERT only
+            let using = table.name == "consents" ? "" : " USING (\(own))"  // consents: INSERT only
             return insertOnly(table.sent, into: table.name, group: group)
-                + "\nALTER POLICY \(table.policy) ON hrvmon_study.\(table.name)\(using) WITH CHECK (\(ownRow));"
+                + "\nALTER POLICY \(table.policy) ON hrvmon_study.\(table.name)\(using) WITH CHECK (\(own));"
         } + [
             "ALTER TABLE hrvmon_study.consent_versions ADD CONSTRAINT version_and_text UNIQUE (version, sha256);",
             """
@@ -204,6 +208,9 @@ enum StudySchema {
         ]).joined(separator: "\n")
     }
 
+    /// A participant's own row: under its name, which is not the group role's (format 5).
+    static func ownRow(group: String) -> String { "participant = current_user AND current_user <> '\(group)'" }
+
     /// The participants' INSERT on `table` narrowed to `columns`; the rest take their defaults.
     static func insertOnly(_ columns: String, into table: String, group: String) -> String {
         "REVOKE INSERT ON hrvmon_study.\(table) FROM \(group);\nGRANT INSERT (\(columns)) ON hrvmon_study.\(table) TO \(group);"
@@ -211,10 +218,13 @@ enum StudySchema {
 
     /// Who else takes part is in the catalogue's role list, which every role may read by default;
     /// in this database it is closed to the participants where the researcher may close it (a
-    /// superuser may; an owner of the database alone may not, and `create` says so).
+    /// superuser may; an owner of the database alone may not, and `create` says so). Who is
+    /// connected now, too: `pg_stat_activity` and the functions under it that name each
+    /// connection's role to anyone.
     static let closingTheRoleList = """
         REVOKE SELECT ON pg_catalog.pg_roles, pg_catalog.pg_user, pg_catalog.pg_auth_members,
-            pg_catalog.pg_stat_activity, pg_catalog.pg_group FROM PUBLIC
+            pg_catalog.pg_stat_activity, pg_catalog.pg_group FROM PUBLIC;
+        REVOKE EXECUTE ON FUNCTION pg_catalog.pg_stat_get_activity(integer), pg_catalog.pg_stat_get_backend_userid(integer) FROM PUBLIC
         """
 
     /// Relations in schemas that are neither the system's nor the study's: a database holding

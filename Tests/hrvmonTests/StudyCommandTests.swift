@@ -38,9 +38,24 @@ import Testing
     /// A study set up by an earlier hrvmon (format 1: beats only; 2: check-ins too) gets the
     /// tables and the time-shift setting of format 3 when `create` runs again, with their grants
     /// and row-level security: its participants can then send notes and events.
-    /// What format 5 added (INSERT only of the columns hrvmon sends, no rows of the group role's
-    /// own, a consent to a text the study holds), taken away.
-    static let formatFour = """
+    /// What format 6 added (times a clock can read, a consent's categories the study's, erasing
+    /// through `erase_own` instead of DELETE), taken away.
+    static let formatFive = """
+        ALTER TABLE hrvmon_study.sessions DROP CONSTRAINT dated; ALTER TABLE hrvmon_study.beats DROP CONSTRAINT dated;
+        ALTER TABLE hrvmon_study.checkins DROP CONSTRAINT dated; ALTER TABLE hrvmon_study.episode_labels DROP CONSTRAINT dated;
+        ALTER TABLE hrvmon_study.notes DROP CONSTRAINT dated; ALTER TABLE hrvmon_study.events DROP CONSTRAINT dated;
+        DROP FUNCTION hrvmon_study.erase_own(text);
+        DO $$ BEGIN
+            EXECUTE format('ALTER POLICY own_consents ON hrvmon_study.consents WITH CHECK (participant = current_user AND current_user <> %L)',
+                (SELECT participant_role FROM hrvmon_study.study));
+            EXECUTE format('GRANT DELETE ON hrvmon_study.sessions, hrvmon_study.beats, hrvmon_study.checkins, hrvmon_study.episode_labels,
+                hrvmon_study.notes, hrvmon_study.events TO %I', (SELECT participant_role FROM hrvmon_study.study));
+        END $$;
+        UPDATE hrvmon_study.study SET format = 5;
+        """
+    /// What formats 5 and 6 added (format 5: INSERT only of the columns hrvmon sends, no rows of
+    /// the group role's own, a consent to a text the study holds), taken away.
+    static let formatFour = formatFive + """
         DO $$ BEGIN EXECUTE format('GRANT INSERT ON hrvmon_study.consents, hrvmon_study.sessions, hrvmon_study.beats,
             hrvmon_study.checkins, hrvmon_study.episode_labels, hrvmon_study.notes, hrvmon_study.events TO %I',
             (SELECT participant_role FROM hrvmon_study.study)); END $$;
@@ -55,7 +70,7 @@ import Testing
         ALTER TABLE hrvmon_study.consent_versions DROP CONSTRAINT version_and_text;
         UPDATE hrvmon_study.study SET format = 4;
         """
-    /// What formats 4 and 5 added (format 4: the beats counted per session, the gaps between them), taken away.
+    /// What formats 4 to 6 added (format 4: the beats counted per session, the gaps between them), taken away.
     static let formatThree = formatFour + """
         DROP TRIGGER beats_added ON hrvmon_study.beats; DROP TRIGGER beats_removed ON hrvmon_study.beats;
         DROP FUNCTION hrvmon_study.beats_added(), hrvmon_study.beats_removed(), hrvmon_study.find_gaps(name, text, integer, integer);
@@ -78,7 +93,7 @@ import Testing
             + "UPDATE hrvmon_study.study SET format = \(format)"
         #expect(try study.server.researcherSQL(study.database, older).status == 0)
         let participant = try #require(try study.joined(1, offering: "rr,checkins,notes,events").first)
-        #expect(try study.serverColumn("SELECT format::text || ' ' || time_shift::text FROM hrvmon_study.study") == ["5 false"])
+        #expect(try study.serverColumn("SELECT format::text || ' ' || time_shift::text FROM hrvmon_study.study") == ["6 false"])
         let secured = try study.serverColumn(
             "SELECT count(*) FROM pg_class WHERE relnamespace = 'hrvmon_study'::regnamespace AND relrowsecurity AND relname IN ('checkins', 'episode_labels', 'notes', 'events')")
         #expect(secured == ["4"])
@@ -97,7 +112,7 @@ import Testing
         #expect(try study.server.researcherSQL(study.database, Self.formatThree).status == 0)
         #expect(try study.serverColumn(Self.sessionInsertGrants) == ["true true"])
         #expect(try study.create(offering: "rr,notes").status == 0)
-        #expect(try study.serverColumn("SELECT format FROM hrvmon_study.study") == ["5"])
+        #expect(try study.serverColumn("SELECT format FROM hrvmon_study.study") == ["6"])
         // The counts are the server's from now on: a participant inserts only what it sends.
         #expect(try study.serverColumn(Self.sessionInsertGrants) == ["false true"])
         var status = try StudyGapTests.status(study, participant)

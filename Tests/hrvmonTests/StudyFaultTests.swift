@@ -14,9 +14,7 @@ import Testing
         #expect(victimBeats.rows > 100)
         #expect(try study.serverRows("checkins", of: victim) == 2 && study.serverRows("episode_labels", of: victim) == 1)
         #expect(try study.serverRows("notes", of: victim) == 1 && study.serverRows("events", of: victim) == 3)
-        let connection = try attacker.inviteField("connection") + " sslmode=verify-full sslrootcert=\(study.server.caFile)"
-        let password = try attacker.inviteField("password")
-        func attempt(_ sql: String) throws -> Hrvmon.Result { try study.server.psql(connection, password: password, sql) }
+        func attempt(_ sql: String) throws -> Hrvmon.Result { try study.sql(as: attacker, sql) }
 
         // Its own rows: readable (its upload state).
         #expect(try attempt("SELECT count(*) > 0 FROM hrvmon_study.beats").stdout.hasPrefix("t"))
@@ -26,9 +24,9 @@ import Testing
         // Changing any row: no UPDATE privilege at all.
         let change = try attempt("UPDATE hrvmon_study.beats SET rr_ticks = 1 WHERE participant = '\(victim.pseudonym)'")
         #expect(change.status != 0 && change.stderr.contains("permission denied"), "\(change.stderr)")
-        // Deleting another's rows: row-level security leaves none to delete.
+        // Deleting any row: no DELETE privilege (format 6; its own rows go through `erase_own`).
         let delete = try attempt("DELETE FROM hrvmon_study.beats WHERE participant = '\(victim.pseudonym)'")
-        #expect(delete.status == 0)
+        #expect(delete.status != 0 && delete.stderr.contains("permission denied"), "\(delete.stderr)")
         // Inserting as another: the policy's check refuses the row.
         let insert = try attempt("INSERT INTO hrvmon_study.sessions (participant, session, started) VALUES ('\(victim.pseudonym)', 'forged', 0)")
         #expect(insert.status != 0 && insert.stderr.contains("row-level security"), "\(insert.stderr)")
@@ -38,7 +36,7 @@ import Testing
             #expect(read.status == 0 && read.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(read)")
             let change = try attempt("UPDATE hrvmon_study.\(table) SET seq = 99 WHERE participant = '\(victim.pseudonym)'")
             #expect(change.status != 0 && change.stderr.contains("permission denied"), "\(change.stderr)")
-            #expect(try attempt("DELETE FROM hrvmon_study.\(table) WHERE participant = '\(victim.pseudonym)'").status == 0)
+            #expect(try attempt("DELETE FROM hrvmon_study.\(table) WHERE participant = '\(victim.pseudonym)'").stderr.contains("permission denied"))
         }
         for insert in [
             "INSERT INTO hrvmon_study.checkins (participant, session, seq, time, mood) VALUES ('\(victim.pseudonym)', '', 99, 0, 1)",

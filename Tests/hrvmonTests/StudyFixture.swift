@@ -67,6 +67,13 @@ struct StudyFixture {
         }
     }
 
+    /// psql's run of `sql` with `participant`'s credential from its invite: a client other than
+    /// hrvmon, to try what the credential allows.
+    func sql(as participant: Participant, _ sql: String) throws -> Hrvmon.Result {
+        let connection = try participant.inviteField("connection") + " sslmode=verify-full sslrootcert=\(server.caFile)"
+        return try server.psql(connection, password: try participant.inviteField("password"), sql)
+    }
+
     func researcher(_ arguments: [String]) throws -> Hrvmon.Result {
         try Hrvmon.run(arguments, environment: server.researcherEnvironment)
     }

@@ -35,6 +35,9 @@ struct StudyPull: ParsableCommand {
     func run() throws {
         do { try DataDirectory.makePrivateDirectory(output) } catch { throw badInput(ValidationError("-o \(output): \(error)")) }
         var written = (participants: Set<String>(), sessions: 0, beats: 0, checkIns: 0, labels: 0, notes: 0, events: 0)
+        // Sessions a BIDS dataset cannot hold (`ExportTimeline` refuses them): each participant's
+        // own to send, so never a reason to leave out the others'.
+        var leftOut: [String] = []
         try studyOutcome { () throws(StudyFailure) in
             let researcher = try StudyResearcher(uri: database.database, loop: EventLoop())
             let members = try researcher.members()
@@ -44,7 +47,11 @@ struct StudyPull: ParsableCommand {
                     written.participants.insert(session.participant)
                     written.sessions += 1
                     written.beats += session.beats.count
-                    if table != nil { table!.add(session) } else { try writeBIDS(session) }
+                    if table != nil {
+                        table!.add(session)
+                    } else if let refusal = try writeBIDS(session) {
+                        leftOut.append(refusal)
+                    }
                 }, selfReports: { pulled in
                     written.checkIns = pulled.checkIns.count
                     written.labels = pulled.labels.count
@@ -65,15 +72,22 @@ struct StudyPull: ParsableCommand {
                 + "\(Formatting.count(written.participants.count, "participant")), \(Formatting.count(written.checkIns, "check-in")), "
                 + "\(Formatting.count(written.labels, "answer")) to \"Was that stress?\", \(Formatting.count(written.notes, "note")) and "
                 + "\(Formatting.count(written.events, "event")) to \(output)")
+        guard leftOut.isEmpty else {
+            FileStream.printError("hrvmon: left out what BIDS cannot hold (the rest is pulled):\n" + leftOut.map { "  \($0)\n" }.joined())
+            throw ExitCode(1)
+        }
     }
 
-    /// The BIDS files `export --format bids` writes for one session, under the participant's subject.
-    private func writeBIDS(_ session: StudyResearcher.PulledSession) throws {
+    /// The BIDS files `export --format bids` writes for one session, under the participant's
+    /// subject; or, when BIDS cannot hold the session (no date BIDS has, a span no strap
+    /// records), why not, and nothing written.
+    private func writeBIDS(_ session: StudyResearcher.PulledSession) throws -> String? {
         let file = SessionFile(
             id: session.id, start: session.started, startLocal: WallClock.iso8601(session.started), program: "hrvmon", beats: session.beats)
         let timeline: ExportTimeline
-        do { timeline = try ExportTimeline(file) } catch { throw StudyFailure.file("\(session.participant) \(session.id): \(error)") }
+        do { timeline = try ExportTimeline(file) } catch { return "\(session.participant) session \(session.id.debugDescription): \(error)" }
         _ = try writeTree(BIDSPhysio.files(timeline, subject: Self.subject(session.participant), task: "hrvmon"), under: output)
+        return nil
     }
 
     /// `participants.tsv`; when the study shifts times, without when each consented (the server's

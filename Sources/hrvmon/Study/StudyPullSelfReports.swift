@@ -118,9 +118,17 @@ enum StudySelfReportFiles {
     }
 
     /// A CSV field: quoted when it holds a comma, a quote or a line break (a session's name and a
-    /// tag are the participant's to choose, never trusted to be plain).
+    /// tag are the participant's to choose, never trusted to be plain). By code point, as CSV
+    /// readers read: a comma or a quote followed by a combining mark is one Swift Character
+    /// that equals neither.
     static func csvField(_ text: String) -> String {
-        text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline })
-            ? "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\"" : text
+        let scalars = text.unicodeScalars
+        guard scalars.contains(where: { $0 == "," || $0 == "\"" || Character($0).isNewline }) else { return text }
+        var quoted = String.UnicodeScalarView()
+        for scalar in scalars {
+            if scalar == "\"" { quoted.append(scalar) }
+            quoted.append(scalar)
+        }
+        return "\"" + String(quoted) + "\""
     }
 }
