@@ -56,16 +56,12 @@ extension SessionOverview {
         return object
     }
 
-    static func csvField(_ text: String) -> String {
-        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + text.replacingStandalone("\"", with: "\"\"") + "\"" : text
-    }
-
     /// The CSV columns, in the order of `csvLine`.
     public static let csvHeader = "id,start,duration_s,device,beats,hr_bpm,rmssd_ms,stress_min,exercises,notes,ended"
 
     public var csvLine: String {
         [
-            id, WallClock.iso8601(start), String(seconds), Self.csvField(device), String(beats), heartRate.map { String($0) } ?? "",
+            id, WallClock.iso8601(start), String(seconds), CSV.field(device), String(beats), heartRate.map { String($0) } ?? "",
             rmssd.map { String($0) } ?? "", String(stressSeconds / 60), String(exercises), String(notes.count), String(ended),
         ].joined(separator: ",")
     }

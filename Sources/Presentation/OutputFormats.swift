@@ -13,3 +13,20 @@ public enum ReportFormat: String, CaseIterable, Sendable {
 public enum MonitorFormat: String, CaseIterable, Sendable {
     case text, jsonl
 }
+
+public enum CSV {
+    /// A field: quoted when it holds a comma, a quote or a line break, its quotes doubled. By code
+    /// point, as CSV readers read: a comma or a quote followed by a combining mark is one Swift
+    /// Character that equals neither. For any text a user or a participant chose (a device's
+    /// name, a session's id, a tag).
+    public static func field(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard scalars.contains(where: { $0 == "," || $0 == "\"" || Character($0).isNewline }) else { return text }
+        var quoted = String.UnicodeScalarView()
+        for scalar in scalars {
+            if scalar == "\"" { quoted.append(scalar) }
+            quoted.append(scalar)
+        }
+        return "\"" + String(quoted) + "\""
+    }
+}

@@ -122,7 +122,7 @@ private struct BeatTable {
 
     /// The session's name is the participant's to choose: quoted, never trusted to be plain.
     mutating func add(_ session: StudyResearcher.PulledSession) {
-        let csvSession = StudySelfReportFiles.csvField(session.id)
+        let csvSession = CSV.field(session.id)
         for beat in session.beats {
             let milliseconds = RRInterval(ticks: beat.ticks).exactMilliseconds
             if format == .csv {

@@ -1,4 +1,5 @@
 import Exports
+import Presentation
 import SessionLog
 import Study
 
@@ -93,7 +94,7 @@ enum StudySelfReportFiles {
         case .csv:
             let header = (["participant"] + columns.map(\.name)).joined(separator: ",") + "\n"
             let lines = rows.map { row in
-                ([csvField(row[keyPath: participant])] + columns.map { $0.value(row)?.rendered(csvField) ?? "" }).joined(separator: ",") + "\n"
+                ([CSV.field(row[keyPath: participant])] + columns.map { $0.value(row)?.rendered(CSV.field) ?? "" }).joined(separator: ",") + "\n"
             }
             return [BIDSPhysio.File(path: name + ".csv", bytes: Array((header + lines.joined()).utf8))]
         case .bids:
@@ -117,18 +118,4 @@ enum StudySelfReportFiles {
         }
     }
 
-    /// A CSV field: quoted when it holds a comma, a quote or a line break (a session's name and a
-    /// tag are the participant's to choose, never trusted to be plain). By code point, as CSV
-    /// readers read: a comma or a quote followed by a combining mark is one Swift Character
-    /// that equals neither.
-    static func csvField(_ text: String) -> String {
-        let scalars = text.unicodeScalars
-        guard scalars.contains(where: { $0 == "," || $0 == "\"" || Character($0).isNewline }) else { return text }
-        var quoted = String.UnicodeScalarView()
-        for scalar in scalars {
-            if scalar == "\"" { quoted.append(scalar) }
-            quoted.append(scalar)
-        }
-        return "\"" + String(quoted) + "\""
-    }
 }
