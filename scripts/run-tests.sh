@@ -5,7 +5,10 @@
 # thread while hrvmon runs in real time (a monitor session against the fake bluetoothd, a
 # dashboard in tmux). On a 2-core machine two such tests
 # held the whole run; three processes give three pools, so waiting tests overlap with the
-# computing ones. Every test runs exactly once: the first process skips what the others run.
+# computing ones. A fourth runs the stress detector's simulated validation, whose tests each run
+# 20 simulated recordings one after another: in the first process they started last (the pool
+# takes the suites in order) and ran alone for minutes at its end. Every test runs exactly once:
+# the first process skips what the others run.
 #
 #     scripts/run-tests.sh [swift test options...]   # e.g. --sanitize=address --scratch-path .build/asan
 #     scripts/run-tests.sh --filter SUITE            # one process, as `swift test --filter SUITE`
@@ -17,10 +20,15 @@ cd "$(dirname "$0")/.."
 # The suites that spend their time waiting on hrvmon in real time, in two groups of about equal
 # length. A suite in no group runs in the first process, so a new suite is never left out. The
 # suites that time what they hear to a tenth of a second run last, alone: beside the others, under
-# AddressSanitizer, a sound player's start was 0.2 s late.
+# AddressSanitizer, a sound player's start was 0.2 s late. MeasurementDataTests (the fake strap's
+# accelerometer in real time) joined the first group: in the first process the pool reached it
+# last and its tests waited one after another at the end (160 s on 2026-11-28).
 alone='hrvmonTests\.(AudiblePacingTests)/'
-waiting_a='hrvmonTests\.(MonitorCommandTests|DemoCommandTests|LiveMatchesAnalyzeTests|CheckCommandTests|DesktopNotificationTests)/'
+waiting_a='hrvmonTests\.(MonitorCommandTests|DemoCommandTests|LiveMatchesAnalyzeTests|CheckCommandTests|DesktopNotificationTests|MeasurementDataTests)/'
 waiting_b='hrvmonTests\.(ReconnectTests|TwoSensorsTests|DoctorCommandTests|SoakTests|LSLCommandTests|BreatheCommandTests|ScanCommandTests|ResonanceCommandTests|DemoSessionTests|SessionFileTests)/'
+# The CPU-bound suites whose tests are long (each judges 20 simulated recordings in turn; in the
+# first process, on 2026-11-28, they began after 703 s and ran to 1,390 s): from the start, beside the rest.
+simulating='HRVTests\.(StressMotionTests|StressValidationTests)/'
 
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
@@ -47,19 +55,30 @@ for argument in "$@"; do
 done
 
 start=$(date +%s)
-echo "== swift test in three processes; the output of the two waiting groups follows, then the timing suites alone"
+echo "== swift test in four processes; the output of the two waiting groups and the simulations follows, then the timing suites alone"
+# SwiftPM opens its build database as it starts, --skip-build or not, and one of three processes
+# started at once failed on it ("database is locked", then "no tests found"): each starts once
+# the one before it has begun its tests (or ended).
+begun() {
+    while kill -0 "$2" 2>/dev/null && ! grep -q 'Test run started' "$1"; do sleep 0.2; done
+}
 swift_test --filter "$waiting_a" "$@" >"$logs/waiting-a" & first=$!
+begun "$logs/waiting-a" $first
 swift_test --filter "$waiting_b" "$@" >"$logs/waiting-b" & second=$!
+begun "$logs/waiting-b" $second
+swift_test --filter "$simulating" "$@" >"$logs/simulating" & third=$!
+begun "$logs/simulating" $third
 status=0
-swift_test --skip "$waiting_a" --skip "$waiting_b" --skip "$alone" "$@" | tee "$logs/computing" || status=1
+swift_test --skip "$waiting_a" --skip "$waiting_b" --skip "$simulating" --skip "$alone" "$@" | tee "$logs/computing" || status=1
 wait "$first" || status=1
 wait "$second" || status=1
-for name in waiting-a waiting-b; do
+wait "$third" || status=1
+for name in waiting-a waiting-b simulating; do
     echo "== swift test, $name suites"
     cat "$logs/$name"
 done
 echo "== swift test, the timing suites alone"
 swift_test --filter "$alone" "$@" | tee "$logs/timing" || status=1
-echo "== the four runs finished in $(($(date +%s) - start)) s:"
+echo "== the five runs finished in $(($(date +%s) - start)) s:"
 grep -h 'Test run with' "$logs"/* | sed 's/\x1b\[[0-9;]*m//g'
 exit $status

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite, as README's quick start and CI run it. Each step says how long it took, so
-# where the time goes is in every run's output (run-tests.sh adds each of its four processes' time).
+# where the time goes is in every run's output (run-tests.sh adds each of its five processes' time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS=0

@@ -99,6 +99,17 @@ import Testing
         }
     }
 
+    /// The tests share each scenario's simulated motion (`SimulatedMotion.shared`): what they
+    /// share is what the simulated strap and its meter give for that scenario and seed, made once.
+    @Test func sharedMotionIsTheSimulatedStrapsOwn() throws {
+        let spec = "rest:1m,talking:1m," + StressValidationTests.ectopic
+        let made = SimulatedMotion.seconds(of: try Scenario(parsing: spec), seed: 7)
+        #expect(made.count == 120)
+        #expect(try SimulatedMotion.shared(spec, seed: 7) == made)
+        #expect(try SimulatedMotion.shared(spec, seed: 7) == made)
+        #expect(try SimulatedMotion.shared(spec, seed: 8) != made)
+    }
+
     /// Standing up moves the chest, then heart rate steps up: posture, with the accelerometer as
     /// without it; and the exercise preset runs (`activity` moves by default): activity, then recovery.
     @Test func standingUpAndExercise() throws {

@@ -57,7 +57,7 @@ import Testing
             let assessment = detector.update(VerdictInput(update)) { judged.episodes.append($0) }
             judged.states.append((update.beat.seconds, assessment.state, assessment.level))
         }
-        let seconds = motion ? SimulatedMotion.seconds(of: scenario, seed: seed) : []
+        let seconds = motion ? try SimulatedMotion.shared(spec, seed: seed) : []
         var next = 0
         for beat in beats {
             while next < seconds.count, Double(next + 1) <= beat.seconds {
