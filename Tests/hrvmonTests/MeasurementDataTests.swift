@@ -106,6 +106,9 @@ import Testing
         defer { fake.stop() }
         let monitor = try Self.monitor(fake)
         #expect(Self.streams(try Self.waitForStrap(fake) { Self.streams($0) == ["acc"] }) == ["acc"])
+        // The strap streams once it has answered the start; hrvmon knows the stream once it has
+        // read that answer, and a stop before then is not of a stream it knows: wait for it.
+        #expect(monitor.next { ($0["message"] as? String) == "streaming the strap's accelerometer at 50 Hz" } != nil)
         try fake.strapStops("acc")
         #expect(monitor.next { ($0["message"] as? String)?.contains("the strap stopped its accelerometer stream; starting it again") == true } != nil)
         // Started again once hrvmon has the strap's answer (a stop before it is not of a stream it knows).
