@@ -42,8 +42,10 @@ limit=900
 for argument in "$@"; do
     case $argument in --sanitize=*) limit=2700 ;; esac
 done
+# Line-buffered (stdbuf, inherited by the test binary): written to a file, its output would reach
+# the file only when a block fills or the process ends, and `begun` below would wait that long.
 swift_test() {
-    timeout --kill-after=30 "$limit" swift test --skip-build --ignore-lock --disable-xctest "$@" 2>&1
+    stdbuf -oL timeout --kill-after=30 "$limit" swift test --skip-build --ignore-lock --disable-xctest "$@" 2>&1
 }
 
 # A run the caller narrowed with --filter or --skip is one process: those options would combine
